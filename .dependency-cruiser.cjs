@@ -1,0 +1,59 @@
+/**
+ * House rules from design.md, checked in CI (npm run depcheck):
+ * data flows one way and only the adapters know their infrastructure.
+ */
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'contract-is-leaf',
+      comment: 'src/contract is the API as data; it imports nothing of ours.',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: '^(src|jobs)/', pathNot: '^src/contract/' },
+    },
+    {
+      name: 'sandbox-only-contract',
+      comment: 'The sandbox imports only src/contract (plus its own files).',
+      severity: 'error',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^(src|jobs)/', pathNot: '^src/(contract|sandbox)/' },
+    },
+    {
+      name: 'nobody-imports-sandbox',
+      comment: 'Only the CLI (and tests) may start the sandbox.',
+      severity: 'error',
+      from: { path: '^(src|jobs)/', pathNot: '^src/(sandbox|cli)/' },
+      to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'only-queue-imports-bullmq',
+      severity: 'error',
+      from: { path: '^(src|jobs)/', pathNot: '^src/queue/' },
+      to: { path: 'node_modules/bullmq/' },
+    },
+    {
+      name: 'core-has-no-infrastructure',
+      comment: 'src/sync and jobs/ receive ports through the job context; no redis, no fs.',
+      severity: 'error',
+      from: { path: '^(src/sync|jobs)/' },
+      to: { path: ['node_modules/(bullmq|ioredis)/', '^(fs|node:fs|fs/promises|node:fs/promises)$'] },
+    },
+    {
+      name: 'only-cli-wires',
+      comment: 'Nothing imports the CLI.',
+      severity: 'error',
+      from: { path: '^(src|jobs)/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};
