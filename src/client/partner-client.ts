@@ -1,0 +1,168 @@
+import {
+  type BankAccount,
+  type BulkInvoicesResponse,
+  type BulkPlansResponse,
+  type BulkTransactionsResponse,
+  type Category,
+  type ExistingTransaction,
+  existingTransactions,
+  type Invoice,
+  LIMITS,
+  type Page,
+  type RequestBody,
+  type RequestQuery,
+  type Scenario,
+} from '../contract/index.js';
+import { PartnerClientCore } from './client-core.js';
+import { splitExternalIds } from './limits.js';
+
+/** Options every helper takes. `retryWrites` only matters for writes (see send-loop.ts). */
+export interface HelperOptions {
+  signal?: AbortSignal;
+  retryWrites?: boolean;
+}
+
+export type TransactionInputBody = RequestBody<'createTransactionsBulk'>['transactions'][number];
+export type InvoiceCreateBody = RequestBody<'createInvoicesBulk'>['invoices'][number];
+export type InvoiceUpdateBody = RequestBody<'updateInvoice'>;
+export type PlanBody = RequestBody<'createPlansBulk'>[number];
+export type BankAccountCreateBody = RequestBody<'createBankAccount'>;
+export type BankAccountUpdateBody = RequestBody<'updateBankAccount'>;
+export type InvoiceTypeFilter = RequestQuery<'listInvoices'>['invoiceTypeFilter'];
+
+/**
+ * The client the sync engine uses: the generic `call` plus thin typed helpers for what a chunk
+ * needs. Every helper takes the tenant (`accountId`) first; limits are checked before sending
+ * (1..1000 bulk items, 1..1000 IDs per existence check, <= 100 IDs of <= 255 characters per
+ * invoice lookup request).
+ */
+export class PartnerClient extends PartnerClientCore {
+  /** The transactions of `externalIds` that already exist in the bank account (one request). */
+  async checkTransactionsExist(
+    accountId: number,
+    bankAccountId: number,
+    externalIds: readonly string[],
+    options: HelperOptions = {},
+  ): Promise<ExistingTransaction[]> {
+    const response = await this.call('checkTransactionsExist', {
+      ...options,
+      accountId,
+      body: { bankAccountId, externalIds: [...externalIds] },
+    });
+    return existingTransactions(response);
+  }
+
+  /** One bulk create of 1..1000 transactions; a 500 or lost answer raises AMBIGUOUS_WRITE. */
+  createTransactionsBulk(
+    accountId: number,
+    bankAccountId: number,
+    transactions: readonly TransactionInputBody[],
+    options: HelperOptions = {},
+  ): Promise<BulkTransactionsResponse> {
+    return this.call('createTransactionsBulk', {
+      ...options,
+      accountId,
+      body: { bankAccountId, transactions: [...transactions] },
+    });
+  }
+
+  /** One page of invoices. */
+  listInvoices(
+    accountId: number,
+    query: RequestQuery<'listInvoices'>,
+    options: HelperOptions = {},
+  ): Promise<Page<Invoice>> {
+    return this.call('listInvoices', { ...options, accountId, query });
+  }
+
+  /**
+   * The invoices carrying any of `externalIds`: requests of at most 100 IDs each, every page of
+   * each. An ID longer than 255 characters refuses the whole lookup before anything is sent.
+   */
+  async lookupInvoicesByExternalIds(
+    accountId: number,
+    invoiceTypeFilter: InvoiceTypeFilter,
+    externalIds: readonly string[],
+    options: HelperOptions = {},
+  ): Promise<Invoice[]> {
+    const groups = splitExternalIds('listInvoices', accountId, externalIds);
+    const found: Invoice[] = [];
+    for (const group of groups) {
+      const query = { invoiceTypeFilter, externalId: group, pageSize: LIMITS.page.maxPageSize };
+      for await (const invoice of this.items('listInvoices', { ...options, accountId, query })) {
+        found.push(invoice);
+      }
+    }
+    return found;
+  }
+
+  createInvoicesBulk(
+    accountId: number,
+    invoices: readonly InvoiceCreateBody[],
+    options: HelperOptions = {},
+  ): Promise<BulkInvoicesResponse> {
+    return this.call('createInvoicesBulk', { ...options, accountId, body: { invoices: [...invoices] } });
+  }
+
+  async updateInvoice(
+    accountId: number,
+    invoiceId: number,
+    invoiceTypeFilter: InvoiceTypeFilter,
+    patch: InvoiceUpdateBody,
+    options: HelperOptions = {},
+  ): Promise<Invoice> {
+    const response = await this.call('updateInvoice', {
+      ...options,
+      accountId,
+      params: { id: invoiceId },
+      query: { invoiceTypeFilter },
+      body: patch,
+    });
+    return response.data;
+  }
+
+  createPlansBulk(
+    accountId: number,
+    plans: readonly PlanBody[],
+    options: HelperOptions = {},
+  ): Promise<BulkPlansResponse> {
+    return this.call('createPlansBulk', { ...options, accountId, body: [...plans] });
+  }
+
+  async listBankAccounts(accountId: number, options: HelperOptions = {}): Promise<BankAccount[]> {
+    const response = await this.call('listBankAccounts', { ...options, accountId });
+    return response.data;
+  }
+
+  async createBankAccount(
+    accountId: number,
+    bankAccount: BankAccountCreateBody,
+    options: HelperOptions = {},
+  ): Promise<BankAccount> {
+    const response = await this.call('createBankAccount', { ...options, accountId, body: bankAccount });
+    return response.data;
+  }
+
+  async updateBankAccount(
+    accountId: number,
+    bankAccountId: number,
+    patch: BankAccountUpdateBody,
+    options: HelperOptions = {},
+  ): Promise<BankAccount> {
+    const response = await this.call('updateBankAccount', {
+      ...options,
+      accountId,
+      params: { id: bankAccountId },
+      body: patch,
+    });
+    return response.data;
+  }
+
+  listCategories(accountId: number, options: HelperOptions = {}): Promise<Category[]> {
+    return this.call('listCategories', { ...options, accountId });
+  }
+
+  listScenarios(accountId: number, options: HelperOptions = {}): Promise<Scenario[]> {
+    return this.call('listScenarios', { ...options, accountId });
+  }
+}

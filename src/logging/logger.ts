@@ -1,0 +1,60 @@
+import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+
+/** Keys whose values are secrets wherever they appear in a log object. */
+export const SECRET_KEYS = [
+  'client_secret',
+  'clientSecret',
+  'access_token',
+  'accessToken',
+  'refresh_token',
+  'refreshToken',
+  'token',
+  'initToken',
+  'password',
+  'authorization',
+  'Authorization',
+] as const;
+
+/**
+ * pino redaction paths: each secret key at the top level and up to three levels down
+ * (`*.client_secret`, `req.headers.authorization`, `ctx.req.headers.authorization`). pino's
+ * wildcards match exactly one level, so the depths are spelled out; nothing we log nests deeper.
+ */
+export const REDACT_PATHS: readonly string[] = SECRET_KEYS.flatMap((key) => [
+  key,
+  `*.${key}`,
+  `*.*.${key}`,
+  `*.*.*.${key}`,
+]);
+
+export const REDACTED = '[REDACTED]';
+
+export interface LoggerOptions {
+  /** Default 'info'; 'silent' for tests and library defaults. */
+  level?: Level | 'silent';
+  /** Added as `name` to every line (e.g. 'erp-bridge'). */
+  name?: string;
+  /** Where JSON lines go; default stdout. Tests pass a stream to read what was logged. */
+  destination?: DestinationStream;
+  /** Fields on every line, e.g. `{ runId }`. */
+  base?: Record<string, unknown>;
+}
+
+/**
+ * The one way to make a logger: JSON lines, secrets redacted by key. Redaction is the safety net;
+ * the client also never puts a token or the client secret into a log object or a message.
+ */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      ...(options.name === undefined ? {} : { name: options.name }),
+      base: options.base ?? {},
+      redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+      // Level names instead of numbers: the lines are read by people and by log queries alike.
+      formatters: { level: (label) => ({ level: label }) },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.destination,
+  );
+}
