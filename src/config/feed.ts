@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { BANK_ACCOUNT_TYPES, CURRENCY_CODES } from '../contract/index.js';
+import { KIND_FIELDS, RECORD_KINDS } from './kinds.js';
+
+const columnRef = z.union([z.string().min(1), z.int().positive()], {
+  message: 'expected a column name, or a 1-based column position for duplicated names',
+});
+
+/** Translates source values (after trimming) to service values, e.g. {"bezahlt": "PAID"}. */
+const valueMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+/**
+ * How one service field is filled. A bare string names a column; objects give the other forms:
+ * a column by name or position (with an optional value map and default for empty cells), a
+ * constant, several columns joined, debit/credit columns, or an amount with a sign column.
+ */
+export const FieldMapping = z.union(
+  [
+    z.string().min(1),
+    z.strictObject({
+      column: columnRef,
+      map: valueMap.optional(),
+      default: z.union([z.string(), z.number(), z.boolean()]).optional(),
+    }),
+    z.strictObject({ const: z.union([z.string(), z.number(), z.boolean(), z.null()]) }),
+    z.strictObject({ columns: z.array(columnRef).min(1), separator: z.string().default(' ') }),
+    z.strictObject({ debit: columnRef, credit: columnRef }),
+    z.strictObject({
+      column: columnRef,
+      sign: z.strictObject({
+        column: columnRef,
+        negative: z.array(z.string()).min(1).default(['S', 'D', '-']),
+        positive: z.array(z.string()).min(1).default(['H', 'C', '+']),
+      }),
+    }),
+  ],
+  {
+    message:
+      'expected a column name, or one of {column[, map, default]}, {const}, {columns[, separator]}, {debit, credit}, {column, sign}',
+  },
+);
+export type FieldMapping = z.output<typeof FieldMapping>;
+
+const RowFilter = z.strictObject({
+  column: columnRef,
+  equals: z.string().optional(),
+  matches: z.string().optional(),
+});
+
+export const Source = z
+  .strictObject({
+    /** Glob relative to the feed file, e.g. exports/acme/bank-*.csv. */
+    path: z.string().min(1),
+    format: z.enum(['csv', 'jsonl']),
+    delimiter: z.string().min(1).max(2).default(','),
+    quote: z.string().length(1).default('"'),
+    encoding: z.enum(['utf-8', 'windows-1252', 'iso-8859-1']).default('utf-8'),
+    decimalSeparator: z.enum([',', '.']).default('.'),
+    dateFormat: z.string().min(1).default('yyyy-MM-dd'),
+    /** Preamble before the header row: skip a fixed number of lines, or up to the first line matching a pattern. */
+    skipLines: z.int().nonnegative().default(0),
+    headerPattern: z.string().optional(),
+    /** Data rows whose text matches one of these patterns are not records (balances, footers). */
+    skipRowsMatching: z.array(z.string()).default([]),
+    /** Trailing lines that are never records (e.g. a closing balance line). */
+    skipFooterLines: z.int().nonnegative().default(0),
+  })
+  .superRefine((source, ctx) => {
+    for (const [key, pattern] of [
+      ['headerPattern', source.headerPattern],
+      ...source.skipRowsMatching.map((p, i) => [`skipRowsMatching.${i}`, p]),
+    ] as const) {
+      if (pattern === undefined) continue;
+      try {
+        new RegExp(pattern);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          path: key.split('.'),
+          message: `not a valid regular expression: ${(error as Error).message}`,
+        });
+      }
+    }
+  });
+export type Source = z.output<typeof Source>;
+
+/** The bank account a transactions feed writes to: found by externalId, created (PARTNER) when absent. */
+export const BankAccountTarget = z.strictObject({
+  externalId: z.string().min(1),
+  accountName: z.string().min(1),
+  bankName: z.string().min(1).max(255),
+  accountCurrency: z.enum(CURRENCY_CODES).default('EUR'),
+  accountType: z.enum(BANK_ACCOUNT_TYPES).default('CHECKING'),
+  iban: z.string().optional(),
+  accountNumber: z.string().optional(),
+});
+export type BankAccountTarget = z.output<typeof BankAccountTarget>;
+
+export const Feed = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'),
+    accountId: z.int().positive(),
+    kind: z.enum(RECORD_KINDS),
+    source: Source,
+    mapping: z.record(z.string(), FieldMapping),
+    bankAccount: BankAccountTarget.optional(),
+    /** invoices and bank-accounts: upsert (default), insert (create only) or update (update only). */
+    mode: z.enum(['upsert', 'insert', 'update']).default('upsert'),
+    /** invoices/bank-accounts updates: whether an empty source cell clears the service's value. */
+    emptyCellClears: z.boolean().default(false),
+    /** plans: replace the period's value (idempotent reruns) rather than add to it. */
+    replaceCurrentValuesForThePeriod: z.boolean().default(true),
+    /** Rows to leave out on purpose (e.g. pending bookings); reported as skipped with the reason. */
+    exclude: z.array(RowFilter).default([]),
+    schedule: z.string().optional(),
+    timezone: z.string().default('UTC'),
+    concurrency: z.int().min(1).max(64).default(2),
+  })
+  .superRefine((feed, ctx) => {
+    const fields = KIND_FIELDS[feed.kind];
+    for (const field of Object.keys(feed.mapping)) {
+      if (!(field in fields)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mapping', field],
+          message: `unknown field for kind ${feed.kind}; expected one of: ${Object.keys(fields).join(', ')}`,
+        });
+      }
+    }
+    for (const [field, spec] of Object.entries(fields)) {
+      if (spec.required && !(field in feed.mapping)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mapping', field],
+          message: `required for kind ${feed.kind}: map it to a column or a constant`,
+        });
+      }
+    }
+    if (feed.kind === 'transactions' && !feed.bankAccount) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bankAccount'],
+        message:
+          'required for kind transactions: the target bank account (externalId, accountName, bankName, ...)',
+      });
+    }
+    if (feed.kind !== 'transactions' && feed.bankAccount) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bankAccount'],
+        message: 'only transactions feeds have a target bank account',
+      });
+    }
+  });
+export type Feed = z.output<typeof Feed>;
+export type FeedInput = z.input<typeof Feed>;

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { ConfigError, describeIssues } from './errors.js';
+import { Feed } from './feed.js';
+
+export interface LoadedFeed {
+  feed: Feed;
+  /** Absolute path of the feed file. */
+  file: string;
+  /** Absolute glob of its exports (source.path resolved against the feed file's folder). */
+  sourceGlob: string;
+}
+
+/** Parses feed YAML text; every problem names the file, the key path and what was expected. */
+export function parseFeed(text: string, file: string): LoadedFeed {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      `${file}: not valid YAML`,
+      doc.errors.map((e) => e.message.split('\n')[0] ?? e.message),
+    );
+  }
+  const result = Feed.safeParse(doc.toJS());
+  if (!result.success) throw new ConfigError(`${file}: invalid feed`, describeIssues(result.error));
+  const absolute = resolve(file);
+  return {
+    feed: result.data,
+    file: absolute,
+    sourceGlob: resolve(dirname(absolute), result.data.source.path),
+  };
+}
+
+export async function loadFeedFile(file: string): Promise<LoadedFeed> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `${file}: cannot read the feed file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  return parseFeed(text, file);
+}
+
+/** Loads several feed files and refuses duplicate feed names (names key runs and schedules). */
+export async function loadFeedFiles(files: readonly string[]): Promise<LoadedFeed[]> {
+  const loaded = await Promise.all(files.map(loadFeedFile));
+  const seen = new Map<string, string>();
+  for (const { feed, file } of loaded) {
+    const other = seen.get(feed.name);
+    if (other)
+      throw new ConfigError(
+        `feed name "${feed.name}" is used by both ${other} and ${file}; names must be unique`,
+      );
+    seen.set(feed.name, file);
+  }
+  return loaded;
+}

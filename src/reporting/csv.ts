@@ -1,0 +1,18 @@
+/**
+ * CSV cells that are safe to open in a spreadsheet: a text starting with = + - @ or a tab/CR
+ * would be run as a formula (CSV injection), so it gets a leading apostrophe. Plain numbers such
+ * as "-22.59" are left as they are, or negative amounts would stop being numbers.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+export function csvCell(value: string | number | undefined | null): string {
+  if (value === undefined || value === null) return '';
+  let text = String(value);
+  if (FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(cells: readonly (string | number | undefined | null)[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}

@@ -1,0 +1,80 @@
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RecordOutcome } from '../sync/outcome.js';
+import type { ReportSink } from '../sync/report/sink.js';
+import type { RunSummary } from '../sync/report/summary.js';
+import { csvLine } from './csv.js';
+
+export const OUTCOME_COLUMNS = [
+  'file',
+  'line',
+  'externalId',
+  'outcome',
+  'serviceId',
+  'code',
+  'message',
+  'amount',
+] as const;
+
+export interface ReportFiles {
+  dir: string;
+  summary: string;
+  csv: string;
+  ndjson: string;
+}
+
+export function reportFiles(reportDir: string, runId: string): ReportFiles {
+  const dir = join(reportDir, runId);
+  return {
+    dir,
+    summary: join(dir, 'summary.json'),
+    csv: join(dir, 'outcomes.csv'),
+    ndjson: join(dir, 'outcomes.ndjson'),
+  };
+}
+
+async function write(stream: WriteStream, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+/** Writes a run's report as it goes: outcomes.csv and outcomes.ndjson streamed, summary.json at the end. */
+export class FileReportSink implements ReportSink {
+  private constructor(
+    readonly files: ReportFiles,
+    private readonly csv: WriteStream,
+    private readonly ndjson: WriteStream,
+  ) {}
+
+  static async create(reportDir: string, runId: string): Promise<FileReportSink> {
+    const files = reportFiles(reportDir, runId);
+    await mkdir(files.dir, { recursive: true });
+    const csv = createWriteStream(files.csv);
+    const ndjson = createWriteStream(files.ndjson);
+    const sink = new FileReportSink(files, csv, ndjson);
+    await write(csv, csvLine(OUTCOME_COLUMNS));
+    return sink;
+  }
+
+  async record(outcomes: readonly RecordOutcome[]): Promise<void> {
+    let csv = '';
+    let ndjson = '';
+    for (const o of outcomes) {
+      csv += csvLine(OUTCOME_COLUMNS.map((column) => o[column]));
+      ndjson += `${JSON.stringify(o)}\n`;
+    }
+    await Promise.all([write(this.csv, csv), write(this.ndjson, ndjson)]);
+  }
+
+  async finish(summary: RunSummary): Promise<void> {
+    await Promise.all([closeStream(this.csv), closeStream(this.ndjson)]);
+    await writeFile(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  }
+}
+
+async function closeStream(stream: WriteStream): Promise<void> {
+  if (stream.closed) return;
+  stream.end();
+  await once(stream, 'close');
+}

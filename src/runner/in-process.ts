@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import type { Logger } from 'pino';
+import { importFileJob } from '../../jobs/import-file.js';
+import { syncChunkJob } from '../../jobs/sync-chunk.js';
+import type { Clock } from '../client/index.js';
+import type { Feed } from '../config/feed.js';
+import type { LoadedFeed } from '../config/load-feed.js';
+import type { TenantGate } from '../gate/gate.js';
+import { FileReportSink, type ReportFiles } from '../reporting/file-sink.js';
+import { expandGlob } from '../sources/glob.js';
+import { openRecords } from '../sources/open-records.js';
+import type { RecordOutcome } from '../sync/outcome.js';
+import type { Chunk } from '../sync/pipeline.js';
+import type { ChunkContext, SyncClient } from '../sync/ports.js';
+import type { ReportedFile, RunSummary } from '../sync/report/summary.js';
+import { resolveBankAccount } from '../sync/strategies/bank-account-target.js';
+import type { ChunkSettings } from '../sync/strategies/index.js';
+import { MemoryRun, type ProgressListener } from './memory-run.js';
+
+export interface RunnerDeps {
+  client: SyncClient;
+  clock: Clock;
+  logger: Logger;
+  gate: TenantGate;
+  reportDir: string;
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+export interface FeedRunResult {
+  summary: RunSummary;
+  files: ReportFiles;
+}
+
+export function newRunId(feed: string, now: number): string {
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `${feed}-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The key the gate counts chunks under: one customer account. */
+export const tenantKey = (accountId: number) => `account:${accountId}`;
+
+/**
+ * Runs one feed to completion in this process (no Redis): every export file matching its glob,
+ * through the same jobs the fleet executes. Chunks of one tenant run at most `feed.concurrency` at
+ * a time (the gate), and the import waits for a slot before reading further, so memory stays flat.
+ */
+export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
+  const { feed } = loaded;
+  const startedAt = deps.clock.now();
+  const runId = newRunId(feed.name, startedAt);
+  const logger = deps.logger.child({ runId, feed: feed.name, tenant: feed.accountId });
+  const sink = await FileReportSink.create(deps.reportDir, runId);
+  const wouldSendFile = dryRun ? createWriteStream(`${sink.files.dir}/would-send.ndjson`) : undefined;
+  const run = new MemoryRun(
+    runId,
+    sink,
+    async (records) => {
+      for (const r of records)
+        wouldSendFile?.write(
+          `${JSON.stringify({ file: r.file, line: r.line, externalId: r.externalId, payload: r.payload })}\n`,
+        );
+    },
+    deps.onProgress,
+  );
+
+  const chunkCtx = (chunk: Chunk): ChunkContext => ({
+    client: deps.client,
+    clock: deps.clock,
+    logger: logger.child({ chunk: chunk.seq }),
+    accountId: chunk.accountId,
+    signal: deps.signal,
+  });
+  const inFlight = new Set<Promise<void>>();
+  const dispatch = async (chunk: Chunk) => {
+    const lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, deps.signal);
+    const ctx = chunkCtx(chunk);
+    const task = syncChunkJob
+      .run(chunk, { ...ctx, run })
+      .then(() => undefined)
+      .catch(async (error: unknown) => {
+        logger.error({ err: error, chunk: chunk.seq }, 'chunk failed unexpectedly');
+        const message = error instanceof Error ? error.message : String(error);
+        await run.report.record(
+          chunk.records.map(
+            (r): RecordOutcome => ({
+              file: r.file,
+              line: r.line,
+              externalId: r.externalId,
+              amount: r.amount,
+              outcome: 'failed',
+              code: 'UNEXPECTED_ERROR',
+              message,
+            }),
+          ),
+        );
+      })
+      .finally(() => lease.release());
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+  };
+  const prepare = (f: Feed) =>
+    prepareSettings(f, dryRun, {
+      client: deps.client,
+      clock: deps.clock,
+      logger,
+      accountId: f.accountId,
+      signal: deps.signal,
+    });
+
+  const files: ReportedFile[] = [];
+  const paths = await expandGlob(loaded.sourceGlob);
+  if (paths.length === 0)
+    logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
+  for (const path of paths) {
+    const result = await importFileJob.run(
+      { runId, feed, file: path, dryRun },
+      { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare },
+    );
+    files.push({ path: result.file, sha256: result.sha256, records: result.records });
+  }
+  await Promise.all(inFlight);
+  await new Promise<void>((resolve) => (wouldSendFile ? wouldSendFile.end(resolve) : resolve()));
+
+  const stop = await run.stopReason();
+  const finishedAt = deps.clock.now();
+  const summary: RunSummary = {
+    runId,
+    feed: feed.name,
+    kind: feed.kind,
+    accountId: feed.accountId,
+    dryRun,
+    state: run.tally.finalState(stop !== undefined),
+    startedAt: new Date(startedAt).toISOString(),
+    finishedAt: new Date(finishedAt).toISOString(),
+    durationMs: finishedAt - startedAt,
+    files,
+    counts: run.tally.countsSnapshot(),
+    controlTotals: run.tally.controlTotals(),
+    firstErrors: run.tally.firstErrors,
+    ...(stop ? { stopReason: { code: stop.code, message: stop.message, exitCode: stop.exitCode } } : {}),
+    ...(dryRun ? { wouldSend: run.wouldSendCount } : {}),
+  };
+  await run.report.finish(summary);
+  logger.info(
+    { state: summary.state, counts: summary.counts, durationMs: summary.durationMs },
+    'run finished',
+  );
+  return { summary, files: sink.files };
+}
+
+/** Chunk settings of a feed; for transactions the target bank account, found (dry run) or found-or-created. */
+async function prepareSettings(feed: Feed, dryRun: boolean, ctx: ChunkContext): Promise<ChunkSettings> {
+  const settings: ChunkSettings = {
+    mode: feed.mode,
+    emptyCellClears: feed.emptyCellClears,
+    mappedFields: Object.keys(feed.mapping),
+  };
+  if (feed.kind !== 'transactions' || !feed.bankAccount) return settings;
+  if (dryRun) {
+    const existing = (await ctx.client.listBankAccounts(feed.accountId, { signal: ctx.signal })).find(
+      (b) => b.externalId === feed.bankAccount?.externalId,
+    );
+    return existing ? { ...settings, bankAccountId: existing.id } : settings;
+  }
+  return { ...settings, bankAccountId: await resolveBankAccount(feed.bankAccount, ctx) };
+}

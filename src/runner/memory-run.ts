@@ -1,0 +1,46 @@
+import type { MappedRecord } from '../sources/record.js';
+import type { RecordOutcome } from '../sync/outcome.js';
+import type { ReportSink } from '../sync/report/sink.js';
+import type { RunSummary } from '../sync/report/summary.js';
+import { RunTally } from '../sync/report/summary.js';
+import type { RunHandle, StopReason } from '../sync/run-handle.js';
+
+export type ProgressListener = (delta: { records: number }) => void;
+
+/** A run of this process: tallies outcomes on their way to the sink and keeps the stop state. */
+export class MemoryRun implements RunHandle {
+  readonly tally = new RunTally();
+  wouldSendCount = 0;
+  private stopped: StopReason | undefined;
+  readonly report: ReportSink;
+
+  constructor(
+    readonly runId: string,
+    sink: ReportSink,
+    private readonly onWouldSend: (records: readonly MappedRecord[]) => Promise<void>,
+    private readonly onProgress: ProgressListener = () => {},
+  ) {
+    this.report = {
+      record: async (outcomes: readonly RecordOutcome[]) => {
+        for (const outcome of outcomes) this.tally.add(outcome);
+        await sink.record(outcomes);
+        this.onProgress({ records: outcomes.length });
+      },
+      finish: (summary: RunSummary) => sink.finish(summary),
+    };
+  }
+
+  async stopReason(): Promise<StopReason | undefined> {
+    return this.stopped;
+  }
+
+  async stop(reason: StopReason): Promise<void> {
+    this.stopped ??= reason;
+  }
+
+  async wouldSend(records: readonly MappedRecord[]): Promise<void> {
+    this.wouldSendCount += records.length;
+    await this.onWouldSend(records);
+    this.onProgress({ records: records.length });
+  }
+}

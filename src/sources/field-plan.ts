@@ -1,0 +1,126 @@
+import type { FieldMapping } from '../config/feed.js';
+import type { FieldType } from '../config/kinds.js';
+import { type CellFormats, type Converted, convertCell } from './convert.js';
+import type { ColumnRef, Columns, SourceRow } from './row.js';
+import { addDecimals, negateDecimal } from './values/decimal.js';
+import { failed, type Parsed, parsed } from './values/result.js';
+
+/** Reads one service field from a row: a value, nothing (empty cell), or a reason it cannot. */
+export type FieldReader = (row: SourceRow) => Parsed<Converted | undefined>;
+
+/** A mapping that cannot work with a file's header: the whole file stops with this message. */
+export class SourceLayoutError extends Error {
+  readonly code = 'SOURCE_LAYOUT';
+}
+
+const describe = (ref: ColumnRef) => (typeof ref === 'number' ? `column #${ref}` : `column "${ref}"`);
+
+function checkColumn(ref: ColumnRef, columns: Columns | undefined): void {
+  if (!columns) return;
+  if (typeof ref === 'string' && columns.duplicated.has(ref)) {
+    const positions = columns.names.flatMap((n, i) => (n === ref ? [i + 1] : []));
+    throw new SourceLayoutError(
+      `${describe(ref)} appears more than once (positions ${positions.join(', ')}); address it by position, e.g. {column: ${positions[0]}}`,
+    );
+  }
+  if (columns.indexOf(ref) === undefined) {
+    throw new SourceLayoutError(
+      `${describe(ref)} is not in the header; the header has: ${columns.names.join(', ')}`,
+    );
+  }
+}
+
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== '';
+
+function constant(
+  value: string | number | boolean | null,
+  type: FieldType,
+  formats: CellFormats,
+): Parsed<Converted | undefined> {
+  if (value === null) return parsed(undefined);
+  return typeof value === 'string' ? convertCell(type, value, formats) : parsed({ value });
+}
+
+/** Compiles one field's mapping against the file's columns (checked once, not per row). */
+export function fieldReader(
+  field: string,
+  mapping: FieldMapping,
+  type: FieldType,
+  columns: Columns | undefined,
+  formats: CellFormats,
+): FieldReader {
+  const at = (ref: ColumnRef) => `${field} (${describe(ref)})`;
+  const withContext = (ref: ColumnRef, result: Parsed<Converted | undefined>) =>
+    result.ok ? result : failed(`${at(ref)}: ${result.reason}`);
+
+  if (typeof mapping === 'string' || ('column' in mapping && !('sign' in mapping))) {
+    const spec = typeof mapping === 'string' ? { column: mapping } : mapping;
+    checkColumn(spec.column, columns);
+    return (row) => {
+      const text = row.cell(spec.column);
+      if (!present(text))
+        return spec.default === undefined
+          ? parsed(undefined)
+          : withContext(spec.column, constant(spec.default, type, formats));
+      const key = text.trim();
+      if (spec.map && key in spec.map)
+        return withContext(spec.column, constant(spec.map[key] ?? null, type, formats));
+      return withContext(spec.column, convertCell(type, type === 'string' ? text.trim() : text, formats));
+    };
+  }
+  if ('const' in mapping) {
+    const value = constant(mapping.const, type, formats);
+    if (!value.ok)
+      throw new SourceLayoutError(`${field}: constant ${JSON.stringify(mapping.const)}: ${value.reason}`);
+    return () => value;
+  }
+  if ('columns' in mapping) {
+    for (const ref of mapping.columns) checkColumn(ref, columns);
+    return (row) => {
+      const parts = mapping.columns.map((ref) => row.cell(ref)?.trim()).filter((t): t is string => !!t);
+      return parts.length ? convertCell(type, parts.join(mapping.separator), formats) : parsed(undefined);
+    };
+  }
+  if (type !== 'amount')
+    throw new SourceLayoutError(`${field}: debit/credit and sign columns only fill amount fields`);
+  if ('debit' in mapping) {
+    checkColumn(mapping.debit, columns);
+    checkColumn(mapping.credit, columns);
+    return (row) => {
+      const debit = row.cell(mapping.debit);
+      const credit = row.cell(mapping.credit);
+      if (!present(debit) && !present(credit))
+        return failed(`${field}: both ${describe(mapping.debit)} and ${describe(mapping.credit)} are empty`);
+      let total = '0';
+      for (const [ref, text, sign] of [
+        [mapping.credit, credit, 1],
+        [mapping.debit, debit, -1],
+      ] as const) {
+        if (!present(text)) continue;
+        const amount = convertCell('amount', text, formats);
+        if (!amount.ok) return failed(`${at(ref)}: ${amount.reason}`);
+        const decimal = amount.value.decimal ?? '0';
+        total = addDecimals(total, sign === 1 ? decimal : negateDecimal(decimal.replace(/^-/, '')));
+      }
+      return parsed({ value: Number(total), decimal: total });
+    };
+  }
+  const { column, sign } = mapping;
+  checkColumn(column, columns);
+  checkColumn(sign.column, columns);
+  const negative = new Set(sign.negative.map((s) => s.toUpperCase()));
+  const positive = new Set(sign.positive.map((s) => s.toUpperCase()));
+  return (row) => {
+    const text = row.cell(column);
+    if (!present(text)) return parsed(undefined);
+    const amount = convertCell('amount', text, formats);
+    if (!amount.ok) return failed(`${at(column)}: ${amount.reason}`);
+    const marker = row.cell(sign.column)?.trim().toUpperCase() ?? '';
+    const magnitude = (amount.value.decimal ?? '0').replace(/^-/, '');
+    if (negative.has(marker)) return parsed({ value: -Number(magnitude), decimal: negateDecimal(magnitude) });
+    if (positive.has(marker)) return parsed({ value: Number(magnitude), decimal: magnitude });
+    return failed(
+      `${field} (${describe(sign.column)}): sign "${marker}" is neither ${[...negative].join('/')} (negative) nor ${[...positive].join('/')} (positive)`,
+    );
+  };
+}

@@ -1,0 +1,121 @@
+import type { z } from 'zod';
+import type { Feed } from '../config/feed.js';
+import { KIND_FIELDS, type RecordKind } from '../config/kinds.js';
+import { BankAccountCreate, InvoiceCreate, PlanRequest, TransactionInput } from '../contract/index.js';
+import type { CellFormats, Converted } from './convert.js';
+import { type FieldReader, fieldReader } from './field-plan.js';
+import { DerivedIds } from './identity.js';
+import type { KindPayload, MapOutcome } from './record.js';
+import type { Columns, SourceRow } from './row.js';
+import { compileDateFormat } from './values/date.js';
+
+const SCHEMAS: Record<RecordKind, z.ZodType> = {
+  transactions: TransactionInput,
+  invoices: InvoiceCreate,
+  plans: PlanRequest,
+  'bank-accounts': BankAccountCreate,
+};
+
+/** The field that carries a record's amount, for control totals. */
+const AMOUNT_FIELD: Record<RecordKind, string> = {
+  transactions: 'amount',
+  invoices: 'totalGrossAmount',
+  plans: 'amount',
+  'bank-accounts': 'balanceReference',
+};
+
+export type RecordMapper = (row: SourceRow) => MapOutcome;
+
+/**
+ * Compiles a feed's mapping for one file (its header is checked once; a mismatch throws
+ * SourceLayoutError). The returned function turns each row into a record validated against the
+ * contract, a rejection naming field, column and reason, or an exclusion by a feed rule.
+ */
+export function compileMapper(feed: Feed, columns: Columns | undefined): RecordMapper {
+  const formats: CellFormats = {
+    decimalSeparator: feed.source.decimalSeparator,
+    dateFormat: compileDateFormat(feed.source.dateFormat),
+  };
+  const fields = KIND_FIELDS[feed.kind];
+  const readers: [string, FieldReader][] = [];
+  const implicit: [string, string | number | boolean][] = [];
+  for (const [field, spec] of Object.entries(fields)) {
+    const mapping = feed.mapping[field];
+    if (mapping !== undefined)
+      readers.push([field, fieldReader(field, mapping, spec.type, columns, formats)]);
+    else if (spec.implicit !== undefined) implicit.push([field, spec.implicit]);
+  }
+  if (feed.kind === 'plans' && feed.mapping.replaceCurrentValuesForThePeriod === undefined) {
+    implicit.push(['replaceCurrentValuesForThePeriod', feed.replaceCurrentValuesForThePeriod]);
+  }
+  const exclusions = feed.exclude.map((rule, i) => {
+    const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches);
+    return (row: SourceRow) => {
+      const cell = row.cell(rule.column)?.trim() ?? '';
+      return (rule.equals !== undefined && cell === rule.equals) || (pattern?.test(cell) ?? false)
+        ? `excluded by the feed's exclude rule #${i + 1} (column ${JSON.stringify(rule.column)} is "${cell}")`
+        : undefined;
+    };
+  });
+  const schema = SCHEMAS[feed.kind];
+  const amountField = AMOUNT_FIELD[feed.kind];
+  const ids = new DerivedIds('erpb-');
+  const sendsExternalId = feed.kind !== 'plans';
+
+  return (row) => {
+    for (const excluded of exclusions) {
+      const reason = excluded(row);
+      if (reason) return { kind: 'excluded', record: { file: row.file, line: row.line, reason } };
+    }
+    const payload: Record<string, unknown> = {};
+    const problems: string[] = [];
+    let amount: string | undefined;
+    for (const [field, read] of readers) {
+      const result = read(row);
+      if (!result.ok) problems.push(result.reason);
+      else if (result.value !== undefined) {
+        payload[field] = (result.value as Converted).value;
+        if (field === amountField) amount = result.value.decimal;
+      }
+    }
+    for (const [field, value] of implicit) payload[field] ??= value;
+    const sourceId = typeof payload.externalId === 'string' ? payload.externalId : undefined;
+    if (problems.length > 0) {
+      return {
+        kind: 'rejected',
+        record: {
+          file: row.file,
+          line: row.line,
+          externalId: sourceId,
+          code: 'INVALID_RECORD',
+          message: problems.join('; '),
+          amount,
+        },
+      };
+    }
+    const externalId = sourceId ?? ids.next(`${feed.kind}\u0000${JSON.stringify(payload)}`);
+    if (!sendsExternalId) delete payload.externalId;
+    else payload.externalId = externalId;
+    const valid = schema.safeParse(payload);
+    if (!valid.success) {
+      const message = valid.error.issues
+        .map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`)
+        .join('; ');
+      return {
+        kind: 'rejected',
+        record: { file: row.file, line: row.line, externalId, code: 'INVALID_RECORD', message, amount },
+      };
+    }
+    return {
+      kind: 'mapped',
+      record: {
+        file: row.file,
+        line: row.line,
+        externalId,
+        derivedId: sourceId === undefined,
+        payload: valid.data as KindPayload[RecordKind],
+        amount,
+      },
+    };
+  };
+}

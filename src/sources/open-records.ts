@@ -1,0 +1,63 @@
+import type { Feed } from '../config/feed.js';
+import { readCsv } from './csv-reader.js';
+import { openText } from './decode.js';
+import { SourceLayoutError } from './field-plan.js';
+import { readJsonl } from './jsonl-reader.js';
+import { compileMapper, type RecordMapper } from './mapper.js';
+import type { MapOutcome } from './record.js';
+import type { Columns, SourceItem } from './row.js';
+
+export interface RecordStream {
+  file: string;
+  /** One outcome per data row, in file order: mapped, rejected (with reason) or excluded. */
+  records: AsyncIterable<MapOutcome>;
+  /** sha256 of the file, known once `records` has been read to the end. */
+  sha256: Promise<string>;
+}
+
+/**
+ * Streams an export file as mapped records. Nothing is dropped silently: a row that cannot be
+ * read becomes a rejection (UNREADABLE_ROW), and when the mapping does not fit the file's header
+ * every row is rejected with that reason, so the report still accounts for each line.
+ */
+export function openRecords(feed: Feed, file: string): RecordStream {
+  const { text, sha256 } = openText(file, feed.source.encoding);
+  let items: AsyncIterable<SourceItem>;
+  let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
+  if (feed.source.format === 'csv') {
+    const csv = readCsv(file, text, feed.source);
+    items = csv.items;
+    columns = csv.columns;
+  } else {
+    items = readJsonl(file, text);
+  }
+
+  async function* records(): AsyncGenerator<MapOutcome> {
+    let mapper: RecordMapper | undefined;
+    let layoutProblem: string | undefined;
+    for await (const item of items) {
+      if (item.kind === 'problem') {
+        yield {
+          kind: 'rejected',
+          record: { file, line: item.problem.line, code: 'UNREADABLE_ROW', message: item.problem.problem },
+        };
+        continue;
+      }
+      if (!mapper && layoutProblem === undefined) {
+        try {
+          mapper = compileMapper(feed, await columns);
+        } catch (error) {
+          if (!(error instanceof SourceLayoutError)) throw error;
+          layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
+        }
+      }
+      if (mapper) yield mapper(item.row);
+      else
+        yield {
+          kind: 'rejected',
+          record: { file, line: item.row.line, code: 'INVALID_RECORD', message: layoutProblem ?? 'unmapped' },
+        };
+    }
+  }
+  return { file, records: records(), sha256 };
+}

@@ -1,0 +1,44 @@
+import type { RecordKind } from '../config/kinds.js';
+import type { BankAccountCreate, InvoiceCreate, PlanRequest, TransactionInput } from '../contract/index.js';
+
+/** The request body one source record becomes, per kind. */
+export interface KindPayload {
+  transactions: TransactionInput;
+  invoices: InvoiceCreate;
+  plans: PlanRequest;
+  'bank-accounts': BankAccountCreate;
+}
+
+/** A source record ready to sync: validated locally against the contract, traced to file:line. */
+export interface MappedRecord<K extends RecordKind = RecordKind> {
+  file: string;
+  line: number;
+  externalId: string;
+  /** True when the export had no ID and erp-bridge derived one from the content. */
+  derivedId: boolean;
+  payload: KindPayload[K];
+  /** The record's amount as exact decimal text, for control totals. */
+  amount?: string;
+}
+
+/** A source record that never leaves the process: why, and where. */
+export interface RejectedRecord {
+  file: string;
+  line: number;
+  externalId?: string;
+  code: 'INVALID_RECORD' | 'UNREADABLE_ROW';
+  message: string;
+  amount?: string;
+}
+
+/** A row the feed leaves out on purpose (its `exclude` rules), reported as skipped with the rule. */
+export interface ExcludedRecord {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export type MapOutcome<K extends RecordKind = RecordKind> =
+  | { kind: 'mapped'; record: MappedRecord<K> }
+  | { kind: 'rejected'; record: RejectedRecord }
+  | { kind: 'excluded'; record: ExcludedRecord };

@@ -1,0 +1,49 @@
+/** A column reference of a mapping: a header name, or a 1-based position. */
+export type ColumnRef = string | number;
+
+/**
+ * One data row of an export, wherever it came from (CSV line, JSON Lines object), with its place
+ * in the file so every outcome can be traced back to it.
+ */
+export interface SourceRow {
+  readonly file: string;
+  /** 1-based line where the row starts. */
+  readonly line: number;
+  /** The cell for a column, or undefined when the row has no such column. */
+  cell(ref: ColumnRef): string | undefined;
+  /** The row as text, for skip patterns and content-derived IDs. */
+  text(): string;
+}
+
+/** A line that could not become a row at all (unparsable JSON, a broken quote). */
+export interface RowProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly problem: string;
+}
+
+export type SourceItem = { kind: 'row'; row: SourceRow } | { kind: 'problem'; problem: RowProblem };
+
+/** Column layout learnt from a header row. */
+export interface Columns {
+  readonly names: readonly string[];
+  /** Header names that occur more than once: they must be addressed by position. */
+  readonly duplicated: ReadonlySet<string>;
+  indexOf(ref: ColumnRef): number | undefined;
+}
+
+export function columnsFrom(header: readonly string[]): Columns {
+  const index = new Map<string, number>();
+  const duplicated = new Set<string>();
+  header.forEach((raw, i) => {
+    const name = raw.trim();
+    if (index.has(name)) duplicated.add(name);
+    else index.set(name, i);
+  });
+  return {
+    names: header.map((n) => n.trim()),
+    duplicated,
+    indexOf: (ref) =>
+      typeof ref === 'number' ? (ref >= 1 && ref <= header.length ? ref - 1 : undefined) : index.get(ref),
+  };
+}

@@ -1,0 +1,74 @@
+import { failed, type Parsed, parsed } from './result.js';
+
+export type DecimalSeparator = ',' | '.';
+
+export interface Amount {
+  /** The JSON number sent to the service; equal to `decimal` exactly (checked). */
+  value: number;
+  /** Canonical decimal text, e.g. "-1234.56": what control totals are summed from, exactly. */
+  decimal: string;
+}
+
+/** Currency symbols and ISO codes that exports put before or after amounts ("$26.67", "1.234,56 EUR"). */
+const CURRENCY_AFFIX =
+  /^(?:[A-Z]{3}|[$€£¥₣₤₹₽₺₩₪₫฿]|CHF|Fr\.|SFr\.|kr)\s*|\s*(?:[A-Z]{3}|[$€£¥₣₤₹₽₺₩₪₫฿]|CHF|Fr\.|SFr\.|kr)$/gu;
+
+/**
+ * Parses an amount as exports write it: decimal comma or point (as configured), thousands
+ * separators in groups of three ('.', ',', space, apostrophe), currency symbols or codes, a
+ * leading or trailing sign ("22,59-"), or parentheses for negatives. Strict where a misreading
+ * would change the value: with a decimal comma, "1.5" is refused rather than read as 15.
+ * A value a JSON number cannot carry exactly is refused, never rounded.
+ */
+export function parseAmount(text: string, decimalSeparator: DecimalSeparator): Parsed<Amount> {
+  let s = text.trim().replace(/\u00a0|\u202f/g, ' ');
+  if (s === '') return failed('expected an amount, found an empty cell');
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  // Sign and currency may come in either order ("-$26.67", "$-26.67", "EUR 22,59-").
+  for (let pass = 0; pass < 2; pass++) {
+    s = s.replace(CURRENCY_AFFIX, '').trim();
+    const sign = /^([+-])\s*|\s*([+-])$/.exec(s);
+    if (sign) {
+      if ((sign[1] ?? sign[2]) === '-') negative = !negative;
+      s = s.replace(/^[+-]\s*|\s*[+-]$/, '').trim();
+    }
+  }
+  const thousands = decimalSeparator === ',' ? "[.' ]" : "[,' ]";
+  const dec = decimalSeparator === ',' ? ',' : '\\.';
+  const shape = new RegExp(`^(\\d{1,3}(?:${thousands}\\d{3})+|\\d+)(?:${dec}(\\d+))?$`);
+  const match = shape.exec(s);
+  if (!match) {
+    const example = decimalSeparator === ',' ? '1.234,56' : '1,234.56';
+    return failed(
+      `"${text}" is not an amount with decimal separator "${decimalSeparator}" (expected e.g. ${example})`,
+    );
+  }
+  const integer = (match[1] ?? '').replace(/\D/g, '').replace(/^0+(?=\d)/, '');
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  const magnitude = fraction ? `${integer}.${fraction}` : integer;
+  const decimal = negative && magnitude !== '0' ? `-${magnitude}` : magnitude;
+  const value = Number(decimal);
+  if (!exactlyRepresented(decimal, value)) {
+    return failed(`"${text}" has more significant digits than the service's JSON numbers carry exactly`);
+  }
+  return parsed({ value, decimal });
+}
+
+/** True when the number prints back as the same decimal, i.e. nothing was rounded. */
+function exactlyRepresented(decimal: string, value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  const digits = decimal.replace(/[-.]/g, '').replace(/^0+/, '');
+  if (digits.length <= 15) return true;
+  return decimalOf(value) === decimal;
+}
+
+/** Plain (non-exponential) decimal text of a number, as far as JavaScript prints it. */
+export function decimalOf(value: number): string {
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}

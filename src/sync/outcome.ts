@@ -1,0 +1,22 @@
+/** What became of one source record. */
+export const OUTCOMES = ['created', 'updated', 'skipped', 'rejected', 'failed'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * One line of a run's report: a source record, traced to file and line, and its outcome.
+ * - created/updated: the service holds it now (`serviceId` when the service told us)
+ * - skipped: already there unchanged, or left out by a feed rule (`message` says which)
+ * - rejected: a data problem the user must fix in the source (never sent, or refused with 400)
+ * - failed: a transient or service-side problem; a later run may succeed
+ */
+export interface RecordOutcome {
+  file: string;
+  line: number;
+  externalId?: string;
+  outcome: Outcome;
+  serviceId?: number;
+  code?: string;
+  message?: string;
+  /** Exact decimal amount, for control totals. */
+  amount?: string;
+}

@@ -1,0 +1,147 @@
+import type { Feed } from '../config/feed.js';
+import type { RecordStream } from '../sources/open-records.js';
+import type { MapOutcome, MappedRecord } from '../sources/record.js';
+import { chunksOf } from './chunk.js';
+import type { RecordOutcome } from './outcome.js';
+import type { ChunkContext } from './ports.js';
+import type { RunHandle, StopReason } from './run-handle.js';
+import { RunStopError, stopFor } from './stop.js';
+import { type ChunkSettings, STRATEGIES } from './strategies/index.js';
+
+/** One chunk of a run, as handed from the import to the chunk sync (in process or through Redis). */
+export interface Chunk {
+  runId: string;
+  feed: string;
+  kind: Feed['kind'];
+  accountId: number;
+  seq: number;
+  settings: ChunkSettings;
+  records: MappedRecord[];
+}
+
+export interface ImportPorts {
+  run: RunHandle;
+  open(feed: Feed, file: string): RecordStream;
+  /** Hands a chunk over for syncing; resolves once accepted (this is the import's backpressure). */
+  dispatch(chunk: Chunk): Promise<void>;
+  /** Resolves the chunk settings (e.g. finds or creates the target bank account). */
+  prepare(feed: Feed): Promise<ChunkSettings>;
+}
+
+export interface ImportResult {
+  file: string;
+  sha256: string;
+  records: number;
+  chunks: number;
+}
+
+const failedAll = (records: readonly MappedRecord[], stop: StopReason): RecordOutcome[] =>
+  records.map((r) => ({
+    file: r.file,
+    line: r.line,
+    externalId: r.externalId,
+    amount: r.amount,
+    outcome: 'failed',
+    code: stop.code,
+    message: `not sent, the run stopped: ${stop.message}`,
+  }));
+
+function reportable(outcome: MapOutcome): RecordOutcome | undefined {
+  if (outcome.kind === 'rejected') return { ...outcome.record, outcome: 'rejected' };
+  if (outcome.kind === 'excluded')
+    return {
+      file: outcome.record.file,
+      line: outcome.record.line,
+      outcome: 'skipped',
+      code: 'EXCLUDED',
+      message: outcome.record.reason,
+    };
+  return undefined;
+}
+
+/**
+ * Reads one export file and hands its records over in chunks of at most 1000. Rejected and
+ * excluded rows are reported here and never leave the process. Once the run is stopped, the rest
+ * of the file is still read so that every record is accounted for (failed, with the stop reason).
+ */
+export async function importFile(
+  feed: Feed,
+  file: string,
+  dryRun: boolean,
+  ports: ImportPorts,
+): Promise<ImportResult> {
+  const { run } = ports;
+  let settings: ChunkSettings | undefined;
+  try {
+    settings = await ports.prepare(feed);
+  } catch (error) {
+    const stop = error instanceof RunStopError ? error : stopFor(error);
+    if (!stop) throw error;
+    await run.stop({ code: stop.code, message: stop.message, exitCode: stop.exitCode });
+  }
+  const stream = ports.open(feed, file);
+  let records = 0;
+  let chunks = 0;
+  let local: RecordOutcome[] = [];
+  async function* mapped(): AsyncGenerator<MappedRecord> {
+    for await (const outcome of stream.records) {
+      records++;
+      const report = reportable(outcome);
+      if (report) {
+        local.push(report);
+        if (local.length >= 1000) {
+          await run.report.record(local);
+          local = [];
+        }
+      } else if (outcome.kind === 'mapped') yield outcome.record;
+    }
+  }
+  for await (const batch of chunksOf(mapped())) {
+    chunks++;
+    const stop = await run.stopReason();
+    if (stop || !settings)
+      await run.report.record(
+        failedAll(batch, stop ?? { code: 'RUN_STOPPED', message: 'the run stopped', exitCode: 1 }),
+      );
+    else if (dryRun) await run.wouldSend?.(batch);
+    else
+      await ports.dispatch({
+        runId: run.runId,
+        feed: feed.name,
+        kind: feed.kind,
+        accountId: feed.accountId,
+        seq: chunks,
+        settings,
+        records: batch,
+      });
+  }
+  if (local.length > 0) await run.report.record(local);
+  return { file, sha256: await stream.sha256, records, chunks };
+}
+
+/**
+ * Syncs one chunk with its kind's strategy and stores every outcome before returning (so a crash
+ * before that replays the chunk, and the existence check makes the replay harmless). An error that
+ * dooms the run stops it; the chunk's records are then failed with the reason.
+ */
+export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext): Promise<RecordOutcome[]> {
+  const stopped = await run.stopReason();
+  let outcomes: RecordOutcome[];
+  if (stopped) outcomes = failedAll(chunk.records, stopped);
+  else {
+    const strategy = STRATEGIES[chunk.kind];
+    if (!strategy) throw new Error(`no sync strategy for kind ${chunk.kind}`);
+    try {
+      outcomes = await strategy(chunk.records, chunk.settings, ctx);
+    } catch (error) {
+      const stop = error instanceof RunStopError ? error : stopFor(error);
+      if (!stop) throw error;
+      const reason = { code: stop.code, message: stop.message, exitCode: stop.exitCode };
+      ctx.logger.error({ alert: true, code: stop.code, runId: chunk.runId }, `run stopped: ${stop.message}`);
+      await run.stop(reason);
+      outcomes = failedAll(chunk.records, reason);
+    }
+  }
+  await run.report.record(outcomes);
+  return outcomes;
+}

@@ -1,0 +1,89 @@
+import { DecimalSum } from '../../sources/values/decimal.js';
+import { OUTCOMES, type Outcome, type RecordOutcome } from '../outcome.js';
+
+export interface ReportedFile {
+  path: string;
+  sha256: string;
+  records: number;
+}
+
+export interface ControlTotal {
+  records: number;
+  /** Exact sum of the records' amounts (decimal text). */
+  amount: string;
+}
+
+export type RunState = 'running' | 'completed' | 'completed_with_errors' | 'stopped' | 'failed';
+
+/** The JSON summary of a run (report.json). */
+export interface RunSummary {
+  runId: string;
+  feed: string;
+  kind: string;
+  accountId: number;
+  dryRun: boolean;
+  state: RunState;
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+  files: ReportedFile[];
+  counts: Record<Outcome, number>;
+  controlTotals: Record<Outcome, ControlTotal> & { all: ControlTotal };
+  /** The first problems (rejected/failed), enough to act on without opening the full report. */
+  firstErrors: RecordOutcome[];
+  /** Why the run stopped early, when it did (e.g. BANK_ACCOUNT_NOT_MODIFIABLE and what to do). */
+  stopReason?: { code: string; message: string; exitCode: 1 | 2 | 3 };
+  /** Dry runs: how many records would have been sent (listed in would-send.ndjson). */
+  wouldSend?: number;
+}
+
+const FIRST_ERRORS = 20;
+
+/**
+ * Accumulates outcomes into counts and exact control totals. Independent of where reports are
+ * stored: the in-process runner writes files, the fleet keeps the same model in Redis.
+ */
+export class RunTally {
+  private readonly counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  private readonly sums = Object.fromEntries(OUTCOMES.map((o) => [o, new DecimalSum()])) as Record<
+    Outcome,
+    DecimalSum
+  >;
+  private readonly allSum = new DecimalSum();
+  readonly firstErrors: RecordOutcome[] = [];
+
+  add(outcome: RecordOutcome): void {
+    this.counts[outcome.outcome]++;
+    if (outcome.amount !== undefined) {
+      this.sums[outcome.outcome].add(outcome.amount);
+      this.allSum.add(outcome.amount);
+    }
+    if (
+      (outcome.outcome === 'rejected' || outcome.outcome === 'failed') &&
+      this.firstErrors.length < FIRST_ERRORS
+    ) {
+      this.firstErrors.push(outcome);
+    }
+  }
+
+  total(): number {
+    return OUTCOMES.reduce((sum, o) => sum + this.counts[o], 0);
+  }
+
+  countsSnapshot(): Record<Outcome, number> {
+    return { ...this.counts };
+  }
+
+  controlTotals(): RunSummary['controlTotals'] {
+    const totals = Object.fromEntries(
+      OUTCOMES.map((o) => [o, { records: this.counts[o], amount: this.sums[o].toString() }]),
+    ) as Record<Outcome, ControlTotal>;
+    return { ...totals, all: { records: this.total(), amount: this.allSum.toString() } };
+  }
+
+  /** The run's final state from what happened to its records. */
+  finalState(stopped: boolean): RunState {
+    if (stopped) return 'stopped';
+    return this.counts.rejected + this.counts.failed > 0 ? 'completed_with_errors' : 'completed';
+  }
+}

@@ -1,0 +1,124 @@
+import { ApiError } from '../../client/index.js';
+import type { BulkTransactionsResponse } from '../../contract/index.js';
+import type { MappedRecord } from '../../sources/record.js';
+import { sendIsolating } from '../isolate.js';
+import type { RecordOutcome } from '../outcome.js';
+import type { ChunkContext } from '../ports.js';
+import { bulkErrorOutcome, type ChunkOutcomes, itemAt, settleChunk } from '../settle.js';
+import { RecheckSchedule } from './recheck.js';
+
+type TxRecord = MappedRecord<'transactions'>;
+
+/**
+ * Syncs one chunk of transactions into one bank account (design.md, correctness protocol):
+ * existence check, bulk create of what is missing, every created/skipped/errors entry mapped back
+ * to its record. After an ambiguous failure (500 or lost answer on the bulk create) the chunk goes
+ * back to the existence check before anything is resent, on the spec's 1/2/4 s schedule; records
+ * that turn out to exist after our own ambiguous write count as created. A 400 for the whole
+ * request is narrowed down to the invalid records. Errors that doom the run are thrown as
+ * RunStopError; any other failure marks the chunk's remaining records failed (settleChunk).
+ */
+export function syncTransactionsChunk(
+  records: readonly TxRecord[],
+  bankAccountId: number,
+  ctx: ChunkContext,
+): Promise<RecordOutcome[]> {
+  return settleChunk(records, ctx, async (out) => {
+    let pending = [...records];
+    const sentAmbiguously = new Set<string>();
+    const rechecks = new RecheckSchedule(ctx, 'createTransactionsBulk');
+    while (pending.length > 0) {
+      const existing = await ctx.client.checkTransactionsExist(
+        ctx.accountId,
+        bankAccountId,
+        pending.map((r) => r.externalId),
+        { signal: ctx.signal },
+      );
+      const existingIds = new Map(existing.map((e) => [e.externalId, e.transactionId]));
+      const missing: TxRecord[] = [];
+      for (const record of pending) {
+        if (!existingIds.has(record.externalId)) missing.push(record);
+        else if (sentAmbiguously.has(record.externalId)) {
+          out.settle(record, {
+            outcome: 'created',
+            serviceId: existingIds.get(record.externalId),
+            message: 'created (confirmed by the existence check after an ambiguous answer)',
+          });
+        } else
+          out.settle(record, {
+            outcome: 'skipped',
+            serviceId: existingIds.get(record.externalId),
+            message: 'already in the service',
+          });
+      }
+      if (missing.length === 0) break;
+      try {
+        const result = await sendIsolating(missing, (batch) =>
+          ctx.client.createTransactionsBulk(
+            ctx.accountId,
+            bankAccountId,
+            batch.map((r) => r.payload),
+            { signal: ctx.signal },
+          ),
+        );
+        for (const { item, code, message } of result.rejected)
+          out.settle(item, { outcome: 'rejected', code, message });
+        const unacknowledged = result.sent.flatMap(({ items, response }) =>
+          applyBulkResponse(items, response, sentAmbiguously, out),
+        );
+        // The service answered but named some records nowhere: find out what became of them.
+        for (const record of unacknowledged) sentAmbiguously.add(record.externalId);
+        pending = unacknowledged;
+        if (pending.length > 0) await rechecks.wait('UNACKNOWLEDGED');
+      } catch (error) {
+        if (!(error instanceof ApiError) || !error.ambiguous) throw error;
+        ctx.logger.warn(
+          { err: error, records: missing.length },
+          'bulk create answer lost or 500: re-checking before resending',
+        );
+        for (const record of missing) sentAmbiguously.add(record.externalId);
+        pending = missing;
+        await rechecks.wait(error.code);
+      }
+    }
+  });
+}
+
+/** Maps one bulk answer back to records; returns the records it did not mention. */
+function applyBulkResponse(
+  items: readonly TxRecord[],
+  response: BulkTransactionsResponse,
+  sentAmbiguously: ReadonlySet<string>,
+  out: ChunkOutcomes<TxRecord>,
+): TxRecord[] {
+  const seen = new Set<number>();
+  const at = (index: number | undefined, externalId: string | null | undefined) =>
+    itemAt(items, index, externalId);
+  for (const created of response.created) {
+    const i = at(created.index, created.externalId);
+    if (i === undefined || seen.has(i)) continue;
+    seen.add(i);
+    out.settle(items[i] as TxRecord, { outcome: 'created', serviceId: created.transactionId });
+  }
+  for (const skipped of response.skipped) {
+    const i = at(skipped.index, skipped.externalId);
+    if (i === undefined || seen.has(i)) continue;
+    seen.add(i);
+    const record = items[i] as TxRecord;
+    const ours = sentAmbiguously.has(record.externalId);
+    out.settle(record, {
+      outcome: ours ? 'created' : 'skipped',
+      serviceId: skipped.transactionId,
+      message: ours
+        ? 'created (an earlier ambiguous attempt had already written it)'
+        : 'already in the service',
+    });
+  }
+  for (const error of response.errors) {
+    const i = at(error.index, error.externalId);
+    if (i === undefined || seen.has(i)) continue;
+    seen.add(i);
+    out.settle(items[i] as TxRecord, bulkErrorOutcome(error));
+  }
+  return items.filter((_, i) => !seen.has(i));
+}
