@@ -1,0 +1,122 @@
+import { type Command, Option } from 'commander';
+import { systemClock } from '../../client/index.js';
+import { ConfigError } from '../../config/errors.js';
+import { loadFeedFiles } from '../../config/load-feed.js';
+import { MemoryGate } from '../../gate/memory-gate.js';
+import { type FeedRunResult, runFeed } from '../../runner/in-process.js';
+import { expandGlob } from '../../sources/glob.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { cliLogger, type LogFormat } from '../log-output.js';
+import { countLines, ProgressBar } from '../progress.js';
+import { connectService } from '../service.js';
+
+interface SyncFlags {
+  dryRun: boolean;
+  reportDir: string;
+  logFormat?: LogFormat;
+  logLevel: string;
+  progress: boolean;
+}
+
+/** The exit code of a finished sync: the worst of its runs. */
+export function exitCodeOf(results: readonly FeedRunResult[]): ExitCode {
+  let code: ExitCode = EXIT.OK;
+  for (const { summary } of results) {
+    const runCode: ExitCode = summary.stopReason
+      ? summary.stopReason.exitCode
+      : summary.counts.rejected + summary.counts.failed > 0
+        ? EXIT.RECORDS_NOT_SYNCED
+        : EXIT.OK;
+    code = Math.max(code, runCode) as ExitCode;
+  }
+  return code;
+}
+
+export function registerSyncCommand(program: Command): void {
+  program
+    .command('sync')
+    .description(
+      'run feeds to completion in this process (no Redis); without PARTNER_API_URL an embedded sandbox is used',
+    )
+    .argument('<feed...>', 'feed files (config/feeds/*.yaml)')
+    .option('--dry-run', 'validate and map without writing; report what would be sent', false)
+    .option('--report-dir <dir>', 'where each run writes its report folder', './reports')
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'json: pino JSON lines on stdout; text: readable lines on stderr',
+      ).choices(['json', 'text']),
+    )
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info')
+    .option('--no-progress', 'no progress bar even on a TTY')
+    .action(async (feedFiles: string[], flags: SyncFlags) => {
+      process.exitCode = await sync(feedFiles, flags);
+    });
+}
+
+async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
+  const tty = Boolean(process.stderr.isTTY);
+  const format: LogFormat = flags.logFormat ?? (tty ? 'text' : 'json');
+  const logger = cliLogger(format, flags.logLevel);
+  let feeds: Awaited<ReturnType<typeof loadFeedFiles>>;
+  try {
+    feeds = await loadFeedFiles(feedFiles);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`erp-bridge: ${error.message}\n`);
+    return EXIT.INVALID_CONFIG;
+  }
+  const gate = new MemoryGate(systemClock);
+  let service: Awaited<ReturnType<typeof connectService>>;
+  try {
+    service = await connectService(process.env, gate, systemClock, logger);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`erp-bridge: ${error.message}\n`);
+    return EXIT.INVALID_CONFIG;
+  }
+  const bar = tty && flags.progress && format === 'text' ? new ProgressBar(process.stderr, 0) : undefined;
+  if (bar)
+    for (const { sourceGlob } of feeds)
+      for (const file of await expandGlob(sourceGlob))
+        bar.addTotal(Math.max(0, (await countLines(file)) - 1));
+
+  const abort = new AbortController();
+  const onSignal = () => abort.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const results = await Promise.all(
+      feeds.map((loaded) =>
+        runFeed(loaded, flags.dryRun, {
+          client: service.client,
+          clock: systemClock,
+          logger,
+          gate,
+          reportDir: flags.reportDir,
+          signal: abort.signal,
+          ...(bar ? { onProgress: ({ records }: { records: number }) => bar.advance(records) } : {}),
+        }),
+      ),
+    );
+    bar?.finish();
+    for (const { summary, files } of results) {
+      if (format === 'json') {
+        logger.info({ summary, reportDir: files.dir }, 'sync finished');
+        continue;
+      }
+      const c = summary.counts;
+      const line = summary.dryRun
+        ? `${summary.feed}: dry run, ${summary.wouldSend ?? 0} would be sent, ${c.rejected} rejected, ${c.skipped} skipped`
+        : `${summary.feed}: ${summary.state}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`;
+      process.stdout.write(
+        `${line}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}\n  report: ${files.dir}\n`,
+      );
+    }
+    return exitCodeOf(results);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await service.close();
+  }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildProgram } from './program.js';
+
+/** The nearest package.json above this file: works from dist/src/cli (built) and src/cli (tsx). */
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate))
+      return (JSON.parse(readFileSync(candidate, 'utf8')) as { version: string }).version;
+    const parent = dirname(dir);
+    if (parent === dir) return '0.0.0';
+    dir = parent;
+  }
+}
+
+buildProgram(packageVersion())
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    process.stderr.write(`erp-bridge: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  });

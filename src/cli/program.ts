@@ -1,0 +1,13 @@
+import { Command } from 'commander';
+import { registerCommands } from './commands/index.js';
+
+/** Builds the CLI without running it, so tests can drive it in-process. */
+export function buildProgram(version: string): Command {
+  const program = new Command('erp-bridge')
+    .description("Sync partners' ERP exports into the cash-flow planning service through its partner API")
+    .version(version)
+    .showHelpAfterError()
+    .configureHelp({ sortSubcommands: true });
+  registerCommands(program);
+  return program;
+}
