@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/config/errors.js';
+import { parseFeed } from '../../../src/config/load-feed.js';
+
+/** The minimum shape from the issue, accepted as written. */
+const ISSUE_EXAMPLE = `
+name: acme-bank                  # unique
+accountId: 1001                  # X-Account-Id of the customer account
+kind: transactions               # transactions | invoices | plans | bank-accounts
+source:
+  path: exports/acme/bank-*.csv  # glob, relative to the feed file
+  format: csv                    # csv | jsonl
+  delimiter: ";"
+  encoding: windows-1252         # utf-8 (BOM or not), windows-1252, iso-8859-1
+  decimalSeparator: ","          # "1.234,56" as well as "1,234.56"
+  dateFormat: dd.MM.yyyy         # and yyyy-MM-dd, d.M.yyyy, MM/dd/yyyy
+mapping:                         # service field: source column name (or a constant)
+  externalId: Buchungs-ID
+  bookingDate: Buchungsdatum
+  amount: Betrag
+  purpose: Verwendungszweck
+bankAccount:                     # transactions only: the target, found by externalId and
+  externalId: acme-main          # created as a PARTNER account with these fields when absent
+  accountName: Hauptkonto
+  bankName: Sparkasse
+  accountCurrency: EUR
+  accountType: CHECKING
+schedule: "0 2 * * *"            # cron, used by the fleet's scheduler
+concurrency: 2                   # per-tenant limit for this feed
+`;
+
+function problems(text: string): string {
+  try {
+    parseFeed(text, '/feeds/bad.yaml');
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('feed files', () => {
+  it("accept the issue's minimum shape as written, with defaults filled in", () => {
+    const { feed, sourceGlob } = parseFeed(ISSUE_EXAMPLE, '/srv/feeds/acme.yaml');
+    expect(feed).toMatchObject({
+      name: 'acme-bank',
+      accountId: 1001,
+      kind: 'transactions',
+      concurrency: 2,
+      mode: 'upsert',
+    });
+    expect(feed.source).toMatchObject({
+      delimiter: ';',
+      encoding: 'windows-1252',
+      decimalSeparator: ',',
+      skipLines: 0,
+    });
+    expect(feed.mapping.amount).toBe('Betrag');
+    expect(sourceGlob).toBe('/srv/feeds/exports/acme/bank-*.csv');
+  });
+
+  it('name the file, the key path and what was expected', () => {
+    const message = problems(
+      ISSUE_EXAMPLE.replace('accountId: 1001', 'accountId: abc').replace('format: csv', 'format: xlsx'),
+    );
+    expect(message).toContain('/feeds/bad.yaml: invalid feed');
+    expect(message).toMatch(/accountId: .*number/);
+    expect(message).toMatch(/source\.format: .*"csv"|"jsonl"/);
+  });
+
+  it('refuse unknown mapping fields and list the allowed ones', () => {
+    expect(problems(ISSUE_EXAMPLE.replace('purpose: Verwendungszweck', 'purpos: Verwendungszweck'))).toMatch(
+      /mapping\.purpos: unknown field for kind transactions; expected one of: externalId, bookingDate/,
+    );
+  });
+
+  it('require the fields the service requires, per kind', () => {
+    expect(problems(ISSUE_EXAMPLE.replace('  amount: Betrag\n', ''))).toMatch(
+      /mapping\.amount: required for kind transactions/,
+    );
+    const invoice = `name: inv\naccountId: 1\nkind: invoices\nsource: {path: a.csv, format: csv}\nmapping: {invoiceNumber: Nr, contactName: Kunde, totalGrossAmount: Brutto}\n`;
+    expect(problems(invoice)).toMatch(/mapping\.invoiceType: required for kind invoices/);
+  });
+
+  it('require a target bank account for transactions only', () => {
+    expect(problems(ISSUE_EXAMPLE.replace(/bankAccount:[\s\S]*accountType: CHECKING\n/, ''))).toMatch(
+      /bankAccount: required for kind transactions/,
+    );
+  });
+
+  it('accept every mapping form and refuse an unknown one with the list of forms', () => {
+    const forms = ISSUE_EXAMPLE.replace(
+      'amount: Betrag',
+      'amount: {column: Betrag, sign: {column: S/H}}\n  currency: {const: EUR}\n  counterpartyName: {column: 3}\n  valueDate: {column: Valuta, default: "01.01.2026"}',
+    ).replace('purpose: Verwendungszweck', 'purpose: {columns: [VWZ1, VWZ2]}');
+    const { feed } = parseFeed(forms, '/f.yaml');
+    expect(feed.mapping.amount).toEqual({
+      column: 'Betrag',
+      sign: { column: 'S/H', negative: ['S', 'D', '-'], positive: ['H', 'C', '+'] },
+    });
+    expect(feed.mapping.purpose).toEqual({ columns: ['VWZ1', 'VWZ2'], separator: ' ' });
+    expect(problems(ISSUE_EXAMPLE.replace('amount: Betrag', 'amount: {col: Betrag}'))).toMatch(
+      /mapping\.amount: expected a column name, or one of/,
+    );
+  });
+
+  it('refuse invalid regular expressions and bad YAML', () => {
+    expect(
+      problems(
+        ISSUE_EXAMPLE.replace('dateFormat: dd.MM.yyyy', 'dateFormat: dd.MM.yyyy\n  headerPattern: "(["'),
+      ),
+    ).toMatch(/source\.headerPattern: not a valid regular expression/);
+    expect(problems('name: [unclosed')).toMatch(/not valid YAML/);
+  });
+});

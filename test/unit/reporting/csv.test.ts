@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvLine } from '../../../src/reporting/csv.js';
+
+describe('report CSV cells', () => {
+  it('neutralises formula injection but keeps negative numbers numeric', () => {
+    expect(csvCell('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvCell('+49 123')).toBe("'+49 123");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('-cmd|calc')).toBe("'-cmd|calc");
+    expect(csvCell('\tx')).toBe("'\tx");
+    expect(csvCell('-22.59')).toBe('-22.59');
+    expect(csvCell(-5)).toBe('-5');
+  });
+
+  it('quotes delimiters, quotes and line breaks, and leaves empty values empty', () => {
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    expect(csvCell(undefined)).toBe('');
+    expect(csvLine(['a', 1, undefined])).toBe('a,1,\r\n');
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseAmount } from '../../../src/sources/values/amount.js';
+
+const ok = (text: string, sep: ',' | '.') => {
+  const r = parseAmount(text, sep);
+  if (!r.ok) throw new Error(r.reason);
+  return r.value;
+};
+const reason = (text: string, sep: ',' | '.') => {
+  const r = parseAmount(text, sep);
+  return r.ok ? undefined : r.reason;
+};
+
+describe('parseAmount', () => {
+  it('reads German amounts: decimal comma, thousands point', () => {
+    expect(ok('1.234,56', ',')).toEqual({ value: 1234.56, decimal: '1234.56' });
+    expect(ok('-22,59', ',')).toEqual({ value: -22.59, decimal: '-22.59' });
+    expect(ok('1.234.567,8', ',').decimal).toBe('1234567.8');
+    expect(ok('100,00', ',').decimal).toBe('100');
+  });
+
+  it('reads English amounts: decimal point, thousands comma', () => {
+    expect(ok('1,234.56', '.').decimal).toBe('1234.56');
+    expect(ok('26.67', '.').value).toBe(26.67);
+  });
+
+  it('strips currency symbols and codes on either side, with the sign in any order', () => {
+    expect(ok('$26.67', '.').decimal).toBe('26.67');
+    expect(ok('-$26.67', '.').decimal).toBe('-26.67');
+    expect(ok('$-26.67', '.').decimal).toBe('-26.67');
+    expect(ok('1.234,56 EUR', ',').decimal).toBe('1234.56');
+    expect(ok('1.234,56 €', ',').decimal).toBe('1234.56');
+    expect(ok('EUR -5,00', ',').decimal).toBe('-5');
+  });
+
+  it('reads trailing minus, parentheses and explicit plus', () => {
+    expect(ok('22,59-', ',').decimal).toBe('-22.59');
+    expect(ok('(1,234.50)', '.').decimal).toBe('-1234.5');
+    expect(ok('+7,00', ',').decimal).toBe('7');
+  });
+
+  it('accepts space, no-break space and apostrophe thousands separators', () => {
+    expect(ok('1 234,56', ',').decimal).toBe('1234.56');
+    expect(ok('1\u00a0234,56', ',').decimal).toBe('1234.56');
+    expect(ok("1'234.56", '.').decimal).toBe('1234.56');
+  });
+
+  it('refuses what would be misread under the configured separator', () => {
+    expect(reason('1.5', ',')).toMatch(/decimal separator ","/);
+    expect(reason('1,5', '.')).toMatch(/decimal separator "\."/);
+    expect(reason('1.23.4', ',')).toBeDefined();
+    expect(reason('12,34,56', ',')).toBeDefined();
+  });
+
+  it('refuses empty cells and text, naming what was expected', () => {
+    expect(reason('', ',')).toMatch(/empty cell/);
+    expect(reason('abc', ',')).toMatch(/"abc" is not an amount/);
+  });
+
+  it('never rounds: a value beyond what a JSON number carries exactly is refused', () => {
+    expect(ok('9007199254740991', '.').decimal).toBe('9007199254740991');
+    expect(reason('12345678901234567,89', ',')).toMatch(/significant digits/);
+    expect(ok('0,00', ',').decimal).toBe('0');
+    expect(ok('-0,00', ',').decimal).toBe('0');
+  });
+});

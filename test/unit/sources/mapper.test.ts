@@ -1,0 +1,137 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseFeed } from '../../../src/config/load-feed.js';
+import { readCsv } from '../../../src/sources/csv-reader.js';
+import { openText } from '../../../src/sources/decode.js';
+import { SourceLayoutError } from '../../../src/sources/field-plan.js';
+import { compileMapper } from '../../../src/sources/mapper.js';
+import type { MapOutcome } from '../../../src/sources/record.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-map-'));
+let n = 0;
+
+async function mapAll(feedYaml: string, csv: string): Promise<MapOutcome[]> {
+  const path = join(dir, `f${n++}.csv`);
+  writeFileSync(path, csv);
+  const { feed } = parseFeed(feedYaml, join(dir, 'feed.yaml'));
+  const { items, columns } = readCsv(path, openText(path, feed.source.encoding).text, feed.source);
+  const out: MapOutcome[] = [];
+  let mapper: ReturnType<typeof compileMapper> | undefined;
+  for await (const item of items) {
+    if (item.kind !== 'row') continue;
+    mapper ??= compileMapper(feed, await columns);
+    out.push(mapper(item.row));
+  }
+  return out;
+}
+
+const txFeed = (mapping: string, extra = '') => `
+name: t
+accountId: 1001
+kind: transactions
+source: {path: x.csv, format: csv, delimiter: ";", decimalSeparator: ",", dateFormat: dd.MM.yyyy}
+bankAccount: {externalId: main, accountName: Main, bankName: Bank}
+mapping:
+${mapping}
+${extra}`;
+
+describe('compileMapper', () => {
+  it('maps a German row to a validated transaction with exact amount text', async () => {
+    const [out] = await mapAll(
+      txFeed('  externalId: ID\n  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'),
+      'ID;Datum;Betrag;Text\nA1;5.2.2026;-1.234,56;  Miete Februar \n',
+    );
+    expect(out).toEqual({
+      kind: 'mapped',
+      record: {
+        file: expect.stringMatching(/\.csv$/),
+        line: 2,
+        externalId: 'A1',
+        derivedId: false,
+        payload: { externalId: 'A1', bookingDate: '2026-02-05', amount: -1234.56, purpose: 'Miete Februar' },
+        amount: '-1234.56',
+      },
+    });
+  });
+
+  it('rejects a bad row naming field, column and reason, and keeps going', async () => {
+    const out = await mapAll(
+      txFeed('  externalId: ID\n  bookingDate: Datum\n  amount: Betrag'),
+      'ID;Datum;Betrag\nA1;31.02.2026;1,00\nA2;01.02.2026;abc\nA3;01.02.2026;2,00\n',
+    );
+    expect(out.map((o) => o.kind)).toEqual(['rejected', 'rejected', 'mapped']);
+    expect(out[0]?.record).toMatchObject({
+      line: 2,
+      externalId: 'A1',
+      code: 'INVALID_RECORD',
+      message: expect.stringMatching(/^bookingDate \(column "Datum"\): "31.02.2026" is not a calendar date/),
+    });
+    expect(out[1]?.record).toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/^amount \(column "Betrag"\): "abc" is not an amount/),
+    });
+  });
+
+  it('derives stable IDs with occurrence numbers for identical rows (two real payments)', async () => {
+    const csv =
+      'Datum;Betrag;Text\n01.02.2026;-5,00;Kaffee\n01.02.2026;-5,00;Kaffee\n02.02.2026;-5,00;Kaffee\n';
+    const first = await mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'), csv);
+    const again = await mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'), csv);
+    const ids = first.map((o) => (o.kind === 'mapped' ? o.record.externalId : ''));
+    expect(ids[0]).toMatch(/^erpb-[\w-]{22}-1$/);
+    expect(ids[1]).toBe(ids[0]?.replace(/-1$/, '-2'));
+    expect(ids[2]).toMatch(/-1$/);
+    expect(new Set(ids).size).toBe(3);
+    expect(again.map((o) => (o.kind === 'mapped' ? o.record.externalId : ''))).toEqual(ids);
+  });
+
+  it('combines debit/credit columns and sign columns exactly', async () => {
+    const dc = await mapAll(
+      txFeed('  bookingDate: Datum\n  amount: {debit: Soll, credit: Haben}'),
+      'Datum;Soll;Haben\n01.02.2026;10,10;\n01.02.2026;;0,20\n01.02.2026;;\n',
+    );
+    expect(dc.map((o) => o.record)).toMatchObject([
+      { amount: '-10.1' },
+      { amount: '0.2' },
+      { message: expect.stringMatching(/both column "Soll" and column "Haben" are empty/) },
+    ]);
+    const sh = await mapAll(
+      txFeed('  bookingDate: Datum\n  amount: {column: Umsatz, sign: {column: SH}}'),
+      'Datum;Umsatz;SH\n01.02.2026;12,00;S\n01.02.2026;3,00;H\n01.02.2026;3,00;?\n',
+    );
+    expect(sh.map((o) => o.record)).toMatchObject([
+      { amount: '-12' },
+      { amount: '3' },
+      { message: expect.stringMatching(/sign "\?" is neither/) },
+    ]);
+  });
+
+  it('applies value maps, defaults, constants and exclude rules', async () => {
+    const out = await mapAll(
+      txFeed(
+        '  bookingDate: Datum\n  amount: Betrag\n  currency: {const: EUR}\n  valueDate: {column: Valuta, default: "01.01.2026"}\n  purpose: {column: Art, map: {LS: Lastschrift}}',
+        'exclude:\n  - {column: Info, equals: Umsatz vorgemerkt}',
+      ),
+      'Datum;Betrag;Valuta;Art;Info\n01.02.2026;1,00;;LS;Umsatz gebucht\n01.02.2026;1,00;;LS;Umsatz vorgemerkt\n',
+    );
+    expect(out[0]).toMatchObject({
+      kind: 'mapped',
+      record: { payload: { currency: 'EUR', valueDate: '2026-01-01', purpose: 'Lastschrift' } },
+    });
+    expect(out[1]).toMatchObject({
+      kind: 'excluded',
+      record: { line: 3, reason: expect.stringMatching(/exclude rule #1/) },
+    });
+  });
+
+  it('stops a file whose header lacks a mapped column, or maps a duplicated name', async () => {
+    await expect(
+      mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag'), 'Datum;Wert\n01.02.2026;1\n'),
+    ).rejects.toThrow(SourceLayoutError);
+    await expect(
+      mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag'), 'Datum;Betrag;Betrag\n01.02.2026;1;2\n'),
+    ).rejects.toThrow(/appears more than once \(positions 2, 3\); address it by position/);
+  });
+});
