@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: install everything (dev deps compile TypeScript), then drop dev deps.
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -8,7 +8,7 @@ COPY jobs ./jobs
 RUN npm ci && npm prune --omit=dev
 
 # Runtime stage: compiled code, production dependencies and the feed definitions only.
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules

@@ -1,6 +1,6 @@
 import type { PartnerClientSettings } from '../../src/client/client-core.js';
 import type { ClientHooks } from '../../src/client/hooks.js';
-import { PartnerClient } from '../../src/client/index.js';
+import { ApiError, PartnerClient } from '../../src/client/index.js';
 import { FakeClock } from './fake-clock.js';
 import { TestServer } from './http-server.js';
 import { type CapturedLogs, captureLogs } from './log-capture.js';
@@ -73,4 +73,15 @@ export function page<T>(data: T[], number: number, totalPages: number, totalElem
 /** An ExceptionDetails body. */
 export function problem(error: string, message = 'something is wrong', causes?: unknown[]) {
   return { timestamp: 1_900_000_000_000, error, message, ...(causes ? { causes } : {}) };
+}
+
+/** The ApiError a call rejects with; fails the test when it resolves or throws something else. */
+export async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected an ApiError');
 }

@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 
 /** Starts a sandbox on a free loopback port; returns it with helpers to get tokens and call it raw. */
@@ -48,4 +49,39 @@ export async function withSandbox(options: SandboxOptions = {}) {
   }
 
   return { sandbox, token, call, close: () => sandbox.close() };
+}
+
+export type SandboxFixture = Awaited<ReturnType<typeof withSandbox>>;
+
+/** The `data` of a single-item or list envelope. */
+export const dataOf = <T>(res: { body: unknown }) => (res.body as { data: T }).data;
+
+/**
+ * One sandbox for the whole test file, reset to its seed before each test (reset also forgets
+ * tokens) and a fresh token: a fresh world per test at the cost of one server start per file.
+ */
+export function sandboxPerFile(options: SandboxOptions = {}): { sb: SandboxFixture; token: string } {
+  const world = {} as { sb: SandboxFixture; token: string };
+  beforeAll(async () => {
+    world.sb = await withSandbox(options);
+  });
+  afterAll(() => world.sb.close());
+  beforeEach(async () => {
+    world.sb.sandbox.runtime.reset();
+    world.token = await world.sb.token();
+  });
+  return world;
+}
+
+/** A sandbox per test, closed after it: for tests that need their own seed or options. */
+export function sandboxPerTest(): (options?: SandboxOptions) => Promise<SandboxFixture> {
+  let current: SandboxFixture | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (options) => {
+    current = await withSandbox(options);
+    return current;
+  };
 }

@@ -1,22 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/client/index.js';
 import { resolveOperations } from '../../../src/contract/index.js';
-import { API_PATH, type Fixture, page, problem, startFixture } from '../../support/client-fixture.js';
+import {
+  API_PATH,
+  type Fixture,
+  page,
+  problem,
+  rejection,
+  startFixture,
+} from '../../support/client-fixture.js';
 
 let fx: Fixture;
 afterEach(async () => {
   await fx?.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 const account = { id: 7, externalId: 'erp-7', companyName: 'ACME' };
 const invoice = (id: number, externalId: string) => ({

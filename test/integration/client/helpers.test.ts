@@ -1,21 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/client/index.js';
-import { API_PATH, type Fixture, page, startFixture } from '../../support/client-fixture.js';
+import { API_PATH, type Fixture, page, rejection, startFixture } from '../../support/client-fixture.js';
 
 let fx: Fixture;
 afterEach(async () => {
   await fx?.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `ext-${i}`);
 const tx = (externalId: string) => ({ externalId, bookingDate: '2030-01-01', amount: 1 });

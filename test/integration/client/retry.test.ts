@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Alert, ApiError, type RateLimited, type RequestStart } from '../../../src/client/index.js';
-import { API_PATH, type Fixture, problem, startFixture } from '../../support/client-fixture.js';
+import type { Alert, RateLimited, RequestStart } from '../../../src/client/index.js';
+import { API_PATH, type Fixture, problem, rejection, startFixture } from '../../support/client-fixture.js';
 
 const SCENARIOS = `${API_PATH}/scenarios`;
 const BULK = `${API_PATH}/bank-account-transactions/bulk`;
@@ -26,16 +26,6 @@ let fx: Fixture;
 afterEach(async () => {
   await fx?.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('500: retried after 1, 2, then 4 s, then alert', () => {
   it('waits exactly 1 s, 2 s, 4 s, fails after the third retry and raises one alert', async () => {

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/client/index.js';
+import type { ApiError } from '../../../src/client/index.js';
 import {
   API_PATH,
   CLIENT_SECRET,
   type Fixture,
   problem,
+  rejection,
   startFixture,
   TOKEN_PATH,
   tokenReply,
@@ -17,16 +18,6 @@ afterEach(async () => {
 
 const SCENARIOS = `${API_PATH}/scenarios`;
 const TOKENS = ['access-token-1-xyz', 'access-token-2-xyz'];
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 /** Everything that could leak: the message, the structured form and the cause chain. */
 function everythingIn(error: ApiError): string {

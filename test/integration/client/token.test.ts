@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/client/index.js';
 import {
   API_PATH,
   CLIENT_SECRET,
   type Fixture,
+  rejection,
   startFixture,
   TOKEN_PATH,
   tokenReply,
@@ -17,16 +17,6 @@ let fx: Fixture;
 afterEach(async () => {
   await fx?.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('token acquisition', () => {
   it('posts the client credentials form-encoded to {auth_url}/oauth2/token and sends the bearer token', async () => {

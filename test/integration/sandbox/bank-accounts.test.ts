@@ -1,20 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { withSandbox } from '../../support/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { dataOf, sandboxPerTest } from '../../support/sandbox.js';
 import { bankAccountBody, bankId, DEMO, providerSeed, tx } from './finance-fixtures.js';
 
-type Sb = Awaited<ReturnType<typeof withSandbox>>;
 type Bank = Record<string, unknown> & { id: number; provider: string; visible: boolean };
-const dataOf = <T>(res: { body: unknown }) => (res.body as { data: T }).data;
 
-let sb: Sb | undefined;
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-});
-async function start(options?: Parameters<typeof withSandbox>[0]): Promise<Sb> {
-  sb = await withSandbox(options);
-  return sb;
-}
+const start = sandboxPerTest();
 
 describe('bank accounts: list, create, get', () => {
   it('lists every account of the tenant with its provider and no internal fields', async () => {

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INVOICE_STATUSES } from '../../../src/contract/index.js';
-import { withSandbox } from '../../support/sandbox.js';
+import { dataOf, sandboxPerFile } from '../../support/sandbox.js';
 import { DEMO, invoiceBody } from './finance-fixtures.js';
 
 type Invoice = Record<string, unknown> & { id: number; externalId: string | null };
-const dataOf = <T>(res: { body: unknown }) => (res.body as { data: T }).data;
 
-let sb: Awaited<ReturnType<typeof withSandbox>>;
-let token: string;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  // A fresh world per test (reset also forgets tokens), one sandbox for the file to stay fast.
-  sb.sandbox.runtime.reset();
-  token = await sb.token();
-});
+const world = sandboxPerFile();
 
 const call = (method: string, path: string, body?: unknown) =>
-  sb.call(method, path, { account: DEMO, body, token });
+  world.sb.call(method, path, { account: DEMO, body, token: world.token });
 const create = async (more: Record<string, unknown> = {}) =>
   dataOf<Invoice>(await call('POST', '/invoices', invoiceBody(more)));
 const list = async (query: string) => call('GET', `/invoices?${query}`);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { withSandbox } from '../../support/sandbox.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { dataOf, sandboxPerFile } from '../../support/sandbox.js';
 import { bankId, DEMO, tx } from './finance-fixtures.js';
 
 type Tx = Record<string, unknown> & { id: number; externalId: string };
@@ -18,26 +18,17 @@ interface BulkAnswer {
   skippedCount: number;
   skipped: { externalId: string; index: number; transactionId: number }[];
 }
-const dataOf = <T>(res: { body: unknown }) => (res.body as { data: T }).data;
 
-let sb: Awaited<ReturnType<typeof withSandbox>>;
-let token: string;
+const world = sandboxPerFile();
 let main: number;
 let online: number;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
 beforeEach(async () => {
-  // A fresh world per test (reset also forgets tokens), one sandbox for the file to stay fast.
-  sb.sandbox.runtime.reset();
-  token = await sb.token();
-  main = await bankId(sb, 'main');
-  online = await bankId(sb, 'online');
+  main = await bankId(world.sb, 'main');
+  online = await bankId(world.sb, 'online');
 });
 
 const call = (method: string, path: string, body?: unknown) =>
-  sb.call(method, path, { account: DEMO, body, token });
+  world.sb.call(method, path, { account: DEMO, body, token: world.token });
 const bulk = (bankAccountId: number, transactions: unknown[]) =>
   call('POST', '/bank-account-transactions/bulk', { bankAccountId, transactions });
 
@@ -142,8 +133,8 @@ describe('existence check', () => {
   });
 
   it('is a read (api:read suffices) and checks its list like a bulk request', async () => {
-    const reader = await sb.token('sandbox-reader', 'sandbox-secret');
-    const read = await sb.call('POST', '/bank-account-transactions/exists', {
+    const reader = await world.sb.token('sandbox-reader', 'sandbox-secret');
+    const read = await world.sb.call('POST', '/bank-account-transactions/exists', {
       account: DEMO,
       token: reader,
       body: { bankAccountId: main, externalIds: ['a'] },

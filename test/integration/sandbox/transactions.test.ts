@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { withSandbox } from '../../support/sandbox.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { dataOf, sandboxPerFile } from '../../support/sandbox.js';
 import { bankId, DEMO, tx } from './finance-fixtures.js';
 
 type Tx = Record<string, unknown> & { id: number; externalId: string };
-const dataOf = <T>(res: { body: unknown }) => (res.body as { data: T }).data;
 
-let sb: Awaited<ReturnType<typeof withSandbox>>;
-let token: string;
+const world = sandboxPerFile();
 let main: number;
 let online: number;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
 beforeEach(async () => {
-  // A fresh world per test (reset also forgets tokens), one sandbox for the file to stay fast.
-  sb.sandbox.runtime.reset();
-  token = await sb.token();
-  main = await bankId(sb, 'main');
-  online = await bankId(sb, 'online');
+  main = await bankId(world.sb, 'main');
+  online = await bankId(world.sb, 'online');
 });
 
 const call = (method: string, path: string, body?: unknown) =>
-  sb.call(method, path, { account: DEMO, body, token });
+  world.sb.call(method, path, { account: DEMO, body, token: world.token });
 const bulk = (bankAccountId: number, transactions: unknown[]) =>
   call('POST', '/bank-account-transactions/bulk', { bankAccountId, transactions });
 
@@ -92,12 +83,12 @@ describe('single transactions', () => {
       (await call('POST', '/bank-account-transactions/exists', { bankAccountId: online, externalIds: ['x'] }))
         .status,
     ).toBe(200);
-    const foreign = await bankId(sb, 'main', 1002);
+    const foreign = await bankId(world.sb, 'main', 1002);
     expect((await call('GET', `/bank-account-transactions?bankAccountId=${foreign}`)).status).toBe(404);
   });
 
   it('updates only the given fields, clears categoryId with null, refuses externalId', async () => {
-    const category = sb.sandbox.runtime.state.accounts.get(DEMO)?.categories.keys().next().value;
+    const category = world.sb.sandbox.runtime.state.accounts.get(DEMO)?.categories.keys().next().value;
     const created = dataOf<Tx>(
       await call('POST', '/bank-account-transactions', {
         bankAccountId: main,
@@ -126,7 +117,7 @@ describe('single transactions', () => {
 
   it('refuses updates of transactions on accounts that are not PARTNER-managed', async () => {
     // The seed has no transactions on non-PARTNER accounts; put one there directly.
-    const account = sb.sandbox.runtime.state.accounts.get(DEMO);
+    const account = world.sb.sandbox.runtime.state.accounts.get(DEMO);
     const record = {
       id: 777,
       bankAccountId: online,
