@@ -56,7 +56,8 @@ export function registerSyncCommand(program: Command): void {
 
 async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   const tty = Boolean(process.stderr.isTTY);
-  const format: LogFormat = flags.logFormat ?? (tty ? 'text' : 'json');
+  // Plain lines unless asked for JSON (the contract); a collector passes --log-format json.
+  const format: LogFormat = flags.logFormat ?? 'text';
   const logger = cliLogger(format, flags.logLevel);
   let feeds: Awaited<ReturnType<typeof loadFeedFiles>>;
   try {

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
+import type { RunSummary } from '../../../src/sync/report/summary.js';
+
+/**
+ * `erp-bridge sync` as users run it: a child process (from source via tsx), its exit code, its
+ * output and the report folders it writes. The sandbox is in this process so its state can be read.
+ */
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const demo = (name: string) => join(root, 'config/feeds/demo', `${name}.yaml`);
+const work = mkdtempSync(join(tmpdir(), 'erp-bridge-sync-cli-'));
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  reportDir: string;
+}
+
+function partnerEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    PARTNER_API_URL: sandbox.url,
+    PARTNER_AUTH_URL: sandbox.authUrl,
+    PARTNER_CLIENT_ID: 'sandbox-client',
+    PARTNER_CLIENT_SECRET: 'sandbox-secret',
+    ...overrides,
+  };
+}
+
+function sync(args: string[], env: Record<string, string | undefined>): Promise<Ran> {
+  const reportDir = mkdtempSync(join(work, 'reports-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'sync', ...args, '--report-dir', reportDir],
+    {
+      cwd: root,
+      // Only what the test sets: no PARTNER_* leaking in from the developer's shell.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b.toString();
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr, reportDir })));
+}
+
+function summaries(reportDir: string): RunSummary[] {
+  return readdirSync(reportDir).map(
+    (run) => JSON.parse(readFileSync(join(reportDir, run, 'summary.json'), 'utf8')) as RunSummary,
+  );
+}
+
+const sandboxTransactions = () =>
+  [...(sandbox.runtime.state.accounts.get(1001)?.transactions.values() ?? [])].flatMap((m) => [
+    ...m.values(),
+  ]);
+
+describe('erp-bridge sync', () => {
+  it('exits 0 when every record is created or skipped, and 1 when some are rejected', async () => {
+    sandbox.runtime.reset();
+    const clean = await sync([demo('sparkasse')], partnerEnv());
+    expect(clean.stderr).not.toMatch(/error/i);
+    expect(clean.code).toBe(0);
+    const [summary] = summaries(clean.reportDir);
+    expect(summary?.counts).toMatchObject({ created: 17, skipped: 1, rejected: 0, failed: 0 });
+
+    const withBadRows = await sync([demo('sparkasse'), demo('acme-bank')], partnerEnv());
+    expect(withBadRows.code).toBe(1);
+    const byFeed = Object.fromEntries(summaries(withBadRows.reportDir).map((s) => [s.feed, s]));
+    expect(byFeed['demo-sparkasse']?.counts).toMatchObject({ created: 0, skipped: 18 });
+    expect(byFeed['demo-acme-bank']?.counts.rejected).toBe(1);
+    // The plain-text summary names each feed and where its report is.
+    expect(withBadRows.stdout).toContain('demo-acme-bank: completed_with_errors');
+    expect(withBadRows.stdout).toContain(withBadRows.reportDir);
+  }, 30_000);
+
+  it('--dry-run writes nothing and lists what would be sent', async () => {
+    sandbox.runtime.reset();
+    const before = sandboxTransactions().length;
+    const ran = await sync([demo('sparkasse'), '--dry-run'], partnerEnv());
+    expect(ran.code).toBe(0);
+    expect(sandboxTransactions().length).toBe(before);
+    const [run] = readdirSync(ran.reportDir);
+    const wouldSend = readFileSync(join(ran.reportDir, String(run), 'would-send.ndjson'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { line: number; payload: { amount: number } });
+    expect(wouldSend).toHaveLength(17);
+    expect(summaries(ran.reportDir)[0]).toMatchObject({ dryRun: true, wouldSend: 17 });
+    expect(wouldSend.every((w) => typeof w.payload.amount === 'number' && w.line > 1)).toBe(true);
+  }, 30_000);
+
+  it('exits 2 for an invalid feed file, naming the file and the key', async () => {
+    const feed = join(work, 'broken.yaml');
+    writeFileSync(
+      feed,
+      'name: broken\naccountId: "one"\nkind: transactions\nsource: { path: x.csv, format: csv }\nmapping: {}\n',
+    );
+    const ran = await sync([feed], partnerEnv());
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('broken.yaml');
+    expect(ran.stderr).toContain('accountId');
+  }, 30_000);
+
+  it('exits 2 when the service configuration is incomplete, naming the variable', async () => {
+    const ran = await sync([demo('sparkasse')], partnerEnv({ PARTNER_CLIENT_SECRET: '' }));
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('PARTNER_CLIENT_SECRET');
+  }, 30_000);
+
+  it('exits 3 when the credentials are refused or the service cannot be reached', async () => {
+    const refused = await sync([demo('sparkasse')], partnerEnv({ PARTNER_CLIENT_SECRET: 'wrong-secret' }));
+    expect(refused.code).toBe(3);
+    expect(refused.stderr + refused.stdout).not.toContain('wrong-secret');
+
+    const unreachable = await sync(
+      [demo('sparkasse')],
+      partnerEnv({ PARTNER_API_URL: 'http://127.0.0.1:9/v2', PARTNER_AUTH_URL: 'http://127.0.0.1:9' }),
+    );
+    expect(unreachable.code).toBe(3);
+  }, 30_000);
+
+  it('uses an embedded sandbox when PARTNER_API_URL is not set', async () => {
+    const ran = await sync([demo('sparkasse')], {});
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('embedded sandbox');
+    expect(summaries(ran.reportDir)[0]?.counts.created).toBe(17);
+  }, 30_000);
+});
