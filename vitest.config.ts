@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests start real servers on loopback; two cores, so keep parallelism modest.
     maxWorkers: 2,
+    // One Redis per run (REDIS_URL, else redis-server, else testcontainers); see test/support/redis.ts.
+    globalSetup: ['test/support/redis-global-setup.ts'],
   },
 });

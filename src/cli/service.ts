@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { type Clock, PartnerClient, type PartnerClientSettings } from '../client/index.js';
 import { loadPartnerConfig } from '../config/partner-env.js';
+import { gateHooks, partnerScope } from '../gate/client-hooks.js';
 import type { TenantGate } from '../gate/gate.js';
 import { startSandbox } from '../sandbox/index.js';
 
@@ -21,11 +22,13 @@ export async function connectService(
   gate: TenantGate,
   clock: Clock,
   logger: Logger,
+  /** Fleet processes share one service: they never start a sandbox of their own. */
+  options: { embeddedSandbox: boolean } = { embeddedSandbox: true },
 ): Promise<ServiceConnection> {
   let settings: PartnerClientSettings;
   let closeSandbox = async () => {};
   let sandboxUrl: string | undefined;
-  if (!env.PARTNER_API_URL) {
+  if (!env.PARTNER_API_URL && options.embeddedSandbox) {
     const sandbox = await startSandbox();
     settings = {
       baseUrl: sandbox.url,
@@ -42,21 +45,10 @@ export async function connectService(
   } else {
     settings = loadPartnerConfig(env);
   }
-  const scope = `partner:${settings.clientId}`;
   const client = new PartnerClient(settings, {
     logger,
     clock,
-    hooks: {
-      beforeRequest: (start) => gate.waitUntilOpen(scope, start.signal),
-      onRateLimited: (info) => {
-        logger.warn(
-          { operation: info.operation, tenant: info.accountId, retryAfterMs: info.retryAfterMs },
-          'rate limited: pausing every request of these credentials',
-        );
-        void gate.pause(scope, clock.now() + info.retryAfterMs);
-      },
-      onAlert: (alert) => logger.error({ alert: true, ...alert }, 'request failed after every retry'),
-    },
+    hooks: gateHooks(gate, partnerScope(settings.clientId), clock, logger),
   });
   return {
     client,

@@ -13,9 +13,8 @@ import { openRecords } from '../sources/open-records.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
-import type { ReportedFile, RunSummary } from '../sync/report/summary.js';
-import { resolveBankAccount } from '../sync/strategies/bank-account-target.js';
-import type { ChunkSettings } from '../sync/strategies/index.js';
+import { prepareSettings } from '../sync/prepare-settings.js';
+import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
 
 export interface RunnerDeps {
@@ -128,44 +127,22 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
 
   const stop = await run.stopReason();
   const finishedAt = deps.clock.now();
-  const summary: RunSummary = {
+  const summary = buildSummary({
     runId,
-    feed: feed.name,
-    kind: feed.kind,
-    accountId: feed.accountId,
+    feed,
     dryRun,
-    state: run.tally.finalState(stop !== undefined),
-    startedAt: new Date(startedAt).toISOString(),
-    finishedAt: new Date(finishedAt).toISOString(),
-    durationMs: finishedAt - startedAt,
+    startedAt,
+    finishedAt,
     files,
-    counts: run.tally.countsSnapshot(),
-    controlTotals: run.tally.controlTotals(),
-    firstErrors: run.tally.firstErrors,
-    ...(stop ? { stopReason: { code: stop.code, message: stop.message, exitCode: stop.exitCode } } : {}),
-    ...(dryRun ? { wouldSend: run.wouldSendCount } : {}),
-  };
+    tally: run.tally,
+    ...(stop ? { stop } : {}),
+    wouldSend: run.wouldSendCount,
+  });
+
   await run.report.finish(summary);
   logger.info(
     { state: summary.state, counts: summary.counts, durationMs: summary.durationMs },
     'run finished',
   );
   return { summary, files: sink.files };
-}
-
-/** Chunk settings of a feed; for transactions the target bank account, found (dry run) or found-or-created. */
-async function prepareSettings(feed: Feed, dryRun: boolean, ctx: ChunkContext): Promise<ChunkSettings> {
-  const settings: ChunkSettings = {
-    mode: feed.mode,
-    emptyCellClears: feed.emptyCellClears,
-    mappedFields: Object.keys(feed.mapping),
-  };
-  if (feed.kind !== 'transactions' || !feed.bankAccount) return settings;
-  if (dryRun) {
-    const existing = (await ctx.client.listBankAccounts(feed.accountId, { signal: ctx.signal })).find(
-      (b) => b.externalId === feed.bankAccount?.externalId,
-    );
-    return existing ? { ...settings, bankAccountId: existing.id } : settings;
-  }
-  return { ...settings, bankAccountId: await resolveBankAccount(feed.bankAccount, ctx) };
 }

@@ -82,9 +82,7 @@ function dumpAccount(
   const account = runtime.state.accounts.get(accountId);
   if (!account) return fail(404, 'ACCOUNT_NOT_FOUND', `No account ${accountId}`);
   const records =
-    kind === 'transactions'
-      ? [...account.transactions.values()].flatMap((byId) => [...byId.values()])
-      : [...account.invoices.values()];
+    kind === 'transactions' ? [...account.transactions.values()].flat() : [...account.invoices.values()];
   const data = records.sort((a, b) => a.id - b.id).map((record) => publicView(record));
   sendJson(res, 200, { success: true, accountId, count: data.length, data });
 }

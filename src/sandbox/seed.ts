@@ -296,7 +296,7 @@ export function buildState(seed: Seed): SandboxState {
         provider: bank.provider,
         _lastConvertedAt: null,
       });
-      account.transactions.set(id, new Map());
+      account.transactions.set(id, []);
       account.transactionsByExternalId.set(id, new Map());
     }
     for (const invoice of seeded.invoices) {

@@ -132,8 +132,12 @@ export interface AccountRecord {
   scenarios: Map<number, ScenarioRecord>;
   plans: Map<number, PlanRecord>;
   bankAccounts: Map<number, BankAccountRecord>;
-  /** Transactions by bank account id, then by id; plus an externalId index per bank account. */
-  transactions: Map<number, Map<number, TransactionRecord>>;
+  /**
+   * Transactions by bank account id, each list in id order: ids only grow and transactions are never
+   * deleted one by one, so appending keeps it sorted and a lookup by id binary-searches it (a map by
+   * id made every bulk-created record pay a hash insert). Plus an externalId index per bank account.
+   */
+  transactions: Map<number, TransactionRecord[]>;
   transactionsByExternalId: Map<number, Map<string, TransactionRecord>>;
   invoices: Map<number, InvoiceRecord>;
 }

@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse';
+import { type Options, parse } from 'csv-parse';
 import type { Source } from '../config/feed.js';
 import { type Columns, columnsFrom, type SourceItem, type SourceRow } from './row.js';
 
@@ -8,6 +8,21 @@ export interface CsvReadResult {
   items: AsyncIterable<SourceItem>;
 }
 
+/** The csv-parse options of a feed's source (also what the sync benchmark parses with). */
+export function csvParseOptions(source: Source): Options {
+  return {
+    delimiter: source.delimiter,
+    quote: source.quote,
+    relax_column_count: true,
+    // A quote inside an unquoted cell (`Monitor 27" Zoll`, `Konto "Giro"` in a preamble) is kept
+    // as text: refusing it would make every later row of the file unreadable.
+    relax_quotes: true,
+    skip_empty_lines: true,
+    info: true,
+    from_line: source.skipLines + 1,
+  };
+}
+
 /**
  * Streams the data rows of a CSV export with their starting line. Handles a preamble before the
  * header (a fixed number of lines or up to the first line matching `headerPattern`), footer lines
@@ -15,17 +30,7 @@ export interface CsvReadResult {
  * endings and empty lines. Memory stays flat: rows are yielded as they are parsed.
  */
 export function readCsv(file: string, text: NodeJS.ReadableStream, source: Source): CsvReadResult {
-  const parser = text.pipe(
-    parse({
-      delimiter: source.delimiter,
-      quote: source.quote,
-      relax_column_count: true,
-      relax_quotes: false,
-      skip_empty_lines: true,
-      info: true,
-      from_line: source.skipLines + 1,
-    }),
-  );
+  const parser = text.pipe(parse(csvParseOptions(source)));
   let resolveColumns: (columns: Columns | undefined) => void = () => {};
   const columns = new Promise<Columns | undefined>((resolve) => {
     resolveColumns = resolve;
@@ -36,17 +41,19 @@ export function readCsv(file: string, text: NodeJS.ReadableStream, source: Sourc
 
   async function* items(): AsyncGenerator<SourceItem> {
     let header: Columns | undefined;
-    let previousEnd = source.skipLines;
+    let nextLine = source.skipLines + 1;
     let previousEmpty = 0;
     const footer: SourceItem[] = [];
     try {
       for await (const { record, info } of parser as AsyncIterable<{
         record: string[];
-        info: { lines: number; empty_lines: number };
+        info: { empty_lines: number };
       }>) {
-        const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
-        previousEnd = info.lines;
+        const line = nextLine + (info.empty_lines - previousEmpty);
         previousEmpty = info.empty_lines;
+        // Counted from the cells rather than csv-parse's info.lines, which counts a CRLF inside a
+        // quoted cell as two lines and so shifted every later row of a CRLF file.
+        nextLine = line + 1 + lineBreaksIn(record);
         if (!header) {
           if (headerPattern && !headerPattern.test(record.join(delimiter))) continue;
           header = columnsFrom(record);
@@ -59,12 +66,25 @@ export function readCsv(file: string, text: NodeJS.ReadableStream, source: Sourc
         footer.push({ kind: 'row', row });
         if (footer.length > source.skipFooterLines) yield footer.shift() as SourceItem;
       }
+      if (headerPattern && !header && nextLine > source.skipLines + 1) {
+        // Otherwise an export whose header row changed would pass as an empty file.
+        yield {
+          kind: 'problem',
+          problem: {
+            file,
+            line: source.skipLines + 1,
+            problem: `no line up to line ${nextLine - 1} matches headerPattern "${source.headerPattern}"; the header row was not found`,
+          },
+        };
+      }
     } catch (error) {
+      // The rows held back as possible footer lines came before the break, so they are data.
+      yield* footer;
       yield {
         kind: 'problem',
         problem: {
           file,
-          line: previousEnd + 1,
+          line: nextLine,
           problem: `CSV cannot be read from here on: ${(error as Error).message}`,
         },
       };
@@ -73,6 +93,15 @@ export function readCsv(file: string, text: NodeJS.ReadableStream, source: Sourc
     }
   }
   return { columns, items: items() };
+}
+
+/** Line breaks inside the (quoted) cells of a record: CRLF, CR and LF each count once. */
+function lineBreaksIn(record: readonly string[]): number {
+  let breaks = 0;
+  for (const cell of record) {
+    if (cell.includes('\n') || cell.includes('\r')) breaks += cell.match(/\r\n|\r|\n/g)?.length ?? 0;
+  }
+  return breaks;
 }
 
 function csvRow(

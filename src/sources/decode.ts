@@ -9,12 +9,19 @@ export interface OpenedText {
   sha256: Promise<string>;
 }
 
+/** Bytes read from an export at a time. */
+export const READ_CHUNK_BYTES = 256 * 1024;
+
 /**
  * Opens an export as a stream of UTF-8 text and fingerprints its bytes on the way. Windows-1252
  * and ISO-8859-1 are decoded with iconv-lite (Node's TextDecoder maps 'latin1' to windows-1252,
  * which would mis-decode real ISO-8859-1 C1 bytes); a UTF-8 byte-order mark is stripped.
  */
-export function openText(path: string, encoding: Source['encoding'], highWaterMark = 256 * 1024): OpenedText {
+export function openText(
+  path: string,
+  encoding: Source['encoding'],
+  highWaterMark = READ_CHUNK_BYTES,
+): OpenedText {
   const bytes = createReadStream(path, { highWaterMark });
   const hash = createHash('sha256');
   const sha256 = new Promise<string>((resolve, reject) => {
@@ -24,10 +31,14 @@ export function openText(path: string, encoding: Source['encoding'], highWaterMa
   });
   // The fingerprint is optional for callers; an unobserved rejection must not crash the process.
   sha256.catch(() => {});
-  const decoder =
-    encoding === 'utf-8'
-      ? iconv.decodeStream('utf8', { stripBOM: true })
-      : iconv.decodeStream(encoding === 'windows-1252' ? 'win1252' : 'iso88591');
+  const decoder = decodeStream(encoding);
   bytes.on('error', (error) => decoder.emit('error', error));
   return { text: bytes.pipe(decoder), sha256 };
+}
+
+/** A transform from the export's bytes to text (also what the sync benchmark decodes with). */
+export function decodeStream(encoding: Source['encoding']): NodeJS.ReadWriteStream {
+  return encoding === 'utf-8'
+    ? iconv.decodeStream('utf8', { stripBOM: true })
+    : iconv.decodeStream(encoding === 'windows-1252' ? 'win1252' : 'iso88591');
 }

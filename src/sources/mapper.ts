@@ -62,10 +62,17 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
   const ids = new DerivedIds('erpb-');
   const sendsExternalId = feed.kind !== 'plans';
 
+  const amountReader = readers.find(([field]) => field === amountField)?.[1];
+
   return (row) => {
     for (const excluded of exclusions) {
       const reason = excluded(row);
-      if (reason) return { kind: 'excluded', record: { file: row.file, line: row.line, reason } };
+      if (!reason) continue;
+      // An excluded row is still a record of the file: its amount (when readable) belongs in the
+      // skipped control total, or the run's totals no longer add up to the file's own total.
+      const read = amountReader?.(row);
+      const amount = read?.ok ? read.value?.decimal : undefined;
+      return { kind: 'excluded', record: { file: row.file, line: row.line, reason, amount } };
     }
     const payload: Record<string, unknown> = {};
     const problems: string[] = [];

@@ -36,6 +36,8 @@ export interface ExcludedRecord {
   file: string;
   line: number;
   reason: string;
+  /** The row's amount as exact decimal text when it could be read, for control totals. */
+  amount?: string;
 }
 
 export type MapOutcome<K extends RecordKind = RecordKind> =

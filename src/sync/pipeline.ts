@@ -1,11 +1,12 @@
+import { ApiError } from '../client/index.js';
 import type { Feed } from '../config/feed.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
 import { chunksOf } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
-import type { RunHandle, StopReason } from './run-handle.js';
-import { RunStopError, stopFor } from './stop.js';
+import type { RunHandle } from './run-handle.js';
+import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
 import { type ChunkSettings, STRATEGIES } from './strategies/index.js';
 
 /** One chunk of a run, as handed from the import to the chunk sync (in process or through Redis). */
@@ -35,15 +36,21 @@ export interface ImportResult {
   chunks: number;
 }
 
-const failedAll = (records: readonly MappedRecord[], stop: StopReason): RecordOutcome[] =>
+/** Why a batch of records was not sent: the outcome code and message every one of them gets. */
+interface NotSent {
+  code: string;
+  message: string;
+}
+
+const failedAll = (records: readonly MappedRecord[], why: NotSent): RecordOutcome[] =>
   records.map((r) => ({
     file: r.file,
     line: r.line,
     externalId: r.externalId,
     amount: r.amount,
     outcome: 'failed',
-    code: stop.code,
-    message: `not sent, the run stopped: ${stop.message}`,
+    code: why.code,
+    message: why.message,
   }));
 
 function reportable(outcome: MapOutcome): RecordOutcome | undefined {
@@ -55,6 +62,7 @@ function reportable(outcome: MapOutcome): RecordOutcome | undefined {
       outcome: 'skipped',
       code: 'EXCLUDED',
       message: outcome.record.reason,
+      amount: outcome.record.amount,
     };
   return undefined;
 }
@@ -72,12 +80,22 @@ export async function importFile(
 ): Promise<ImportResult> {
   const { run } = ports;
   let settings: ChunkSettings | undefined;
+  let unprepared: NotSent | undefined;
   try {
     settings = await ports.prepare(feed);
   } catch (error) {
     const stop = error instanceof RunStopError ? error : stopFor(error);
-    if (!stop) throw error;
-    await run.stop({ code: stop.code, message: stop.message, exitCode: stop.exitCode });
+    if (stop) await run.stop({ code: stop.code, message: stop.message, exitCode: stop.exitCode });
+    // A transient failure (the service kept answering 500, the connection kept dropping, the
+    // target's create stayed unconfirmed) used to escape here and abort the whole run without a
+    // report. Like a chunk that keeps failing, it now fails this file's records with the reason
+    // and the run goes on; the next run prepares again (and re-checks before creating anything).
+    else if (error instanceof ApiError)
+      unprepared = {
+        code: error.code,
+        message: `not sent, the feed's target could not be prepared: ${error.message}`,
+      };
+    else throw error;
   }
   const stream = ports.open(feed, file);
   let records = 0;
@@ -101,7 +119,10 @@ export async function importFile(
     const stop = await run.stopReason();
     if (stop || !settings)
       await run.report.record(
-        failedAll(batch, stop ?? { code: 'RUN_STOPPED', message: 'the run stopped', exitCode: 1 }),
+        failedAll(
+          batch,
+          stop ? stoppedOutcome(stop) : (unprepared ?? { code: 'RUN_STOPPED', message: 'the run stopped' }),
+        ),
       );
     else if (dryRun) await run.wouldSend?.(batch);
     else
@@ -127,7 +148,7 @@ export async function importFile(
 export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext): Promise<RecordOutcome[]> {
   const stopped = await run.stopReason();
   let outcomes: RecordOutcome[];
-  if (stopped) outcomes = failedAll(chunk.records, stopped);
+  if (stopped) outcomes = failedAll(chunk.records, stoppedOutcome(stopped));
   else {
     const strategy = STRATEGIES[chunk.kind];
     if (!strategy) throw new Error(`no sync strategy for kind ${chunk.kind}`);
@@ -139,7 +160,9 @@ export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext)
       const reason = { code: stop.code, message: stop.message, exitCode: stop.exitCode };
       ctx.logger.error({ alert: true, code: stop.code, runId: chunk.runId }, `run stopped: ${stop.message}`);
       await run.stop(reason);
-      outcomes = failedAll(chunk.records, reason);
+      // What the chunk settled before the stop (records already created) keeps its outcome.
+      outcomes =
+        error instanceof ChunkStopError ? error.outcomes : failedAll(chunk.records, stoppedOutcome(reason));
     }
   }
   await run.report.record(outcomes);

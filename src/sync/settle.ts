@@ -4,7 +4,7 @@ import type { MappedRecord } from '../sources/record.js';
 import { describeCauses, type IsolationProgress, isolationProgress, sendIsolating } from './isolate.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
-import { RunStopError, stopFor } from './stop.js';
+import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
 
 /** What a strategy decides about a record; file, line, externalId and amount come from the record. */
 export type OutcomeFields = Omit<RecordOutcome, 'file' | 'line' | 'externalId' | 'amount'>;
@@ -46,7 +46,8 @@ export class ChunkOutcomes<R extends MappedRecord> {
 
 /**
  * Runs a strategy's work for one chunk and guarantees exactly one outcome per record. Errors that
- * doom the run are thrown as RunStopError (stopFor), an abort is passed on, and any other failure
+ * doom the run are thrown as ChunkStopError (stopFor), with the outcomes settled so far and the
+ * rest failed with the stop reason; an abort is passed on, and any other failure
  * (the service kept failing, an answer out of contract) marks the records without an outcome
  * failed: they are transient, and the next run re-checks them before sending anything.
  */
@@ -59,9 +60,11 @@ export async function settleChunk<R extends MappedRecord>(
   try {
     await work(out);
   } catch (error) {
-    if (error instanceof RunStopError) throw error;
-    const stop = stopFor(error);
-    if (stop) throw stop;
+    const stop = error instanceof RunStopError ? error : stopFor(error);
+    if (stop) {
+      out.settleRest(stoppedOutcome(stop));
+      throw new ChunkStopError(stop, out.list());
+    }
     if (ctx.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw error;
     const code = error instanceof ApiError ? error.code : 'UNEXPECTED_ERROR';
     const message = error instanceof Error ? error.message : String(error);

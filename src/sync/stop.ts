@@ -1,4 +1,5 @@
 import { ApiError } from '../client/index.js';
+import type { RecordOutcome } from './outcome.js';
 
 /**
  * A condition that makes every further request of the run fail the same way, so the run stops
@@ -13,6 +14,30 @@ export class RunStopError extends Error {
     readonly exitCode: 1 | 2 | 3,
   ) {
     super(message);
+  }
+}
+
+/** What a record the run's stop kept from being synced is reported as. */
+export function stoppedOutcome(stop: { code: string; message: string }): {
+  outcome: 'failed';
+  code: string;
+  message: string;
+} {
+  return { outcome: 'failed', code: stop.code, message: `not sent, the run stopped: ${stop.message}` };
+}
+
+/**
+ * A stop raised inside a chunk, carrying the chunk's outcomes: what it had settled before the stop
+ * (a record created or updated earlier in the chunk stays created or updated) and the rest failed
+ * with the stop reason. Without it the whole chunk was reported "not sent", also records the
+ * service already held (e.g. the bank accounts created before MAX_BANK_ACCOUNTS_REACHED).
+ */
+export class ChunkStopError extends RunStopError {
+  constructor(
+    stop: RunStopError,
+    readonly outcomes: RecordOutcome[],
+  ) {
+    super(stop.code, stop.message, stop.exitCode);
   }
 }
 

@@ -6,26 +6,55 @@ import { loadFeedFile } from '../../src/config/load-feed.js';
 import { MemoryGate } from '../../src/gate/memory-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { type FeedRunResult, runFeed } from '../../src/runner/in-process.js';
-import { createFaultInjector } from '../../src/sandbox/faults.js';
+import { createFaultInjector, parseFaultConfig } from '../../src/sandbox/faults.js';
 import type { FaultConfigInput } from '../../src/sandbox/faults-config.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import { FakeClock } from './fake-clock.js';
 
+/** What the client did, in order, on the fake clock: a request passing the gate, or a 429 it heard. */
+export type RequestEvent =
+  | { kind: 'request'; operation: string; at: number }
+  | { kind: '429'; operation: string; at: number; retryAfterMs: number };
+
+/** Something in front of the sandbox's {base_url} (a proxy): the client then talks to `url`. */
+export interface Front {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions<F extends Front> {
+  front?: (sandbox: SandboxHandle) => Promise<F>;
+}
+
+export type HarnessRun = FeedRunResult & { outcomes: RecordOutcome[] };
+
 /**
  * An in-process sync against a real sandbox on loopback, with fake time (retry and Retry-After
  * waits pass instantly) and a fresh report folder. Faults can be changed between runs.
+ * Every fake sleep also advances the sandbox clock, so the sandbox sees the time the client
+ * waited (a rate-limit bucket refills during a Retry-After wait, as it would for real).
  */
-export async function syncHarness(faults: FaultConfigInput = {}) {
+export async function syncHarness<F extends Front = Front>(
+  faults: FaultConfigInput = {},
+  options: HarnessOptions<F> = {},
+) {
   const injector = createFaultInjector(faults);
   const sandbox: SandboxHandle = await startSandbox({ faults: injector });
+  const front = await options.front?.(sandbox);
   const clock = new FakeClock(Date.now());
+  const fakeSleep = clock.sleep.bind(clock);
+  clock.sleep = (ms, signal) => {
+    sandbox.runtime.clock.advance(ms);
+    return fakeSleep(ms, signal);
+  };
   const gate = new MemoryGate(clock);
   const logger = createLogger({ level: 'silent' });
   const scope = 'partner:sandbox-client';
+  const events: RequestEvent[] = [];
   const client = new PartnerClient(
     {
-      baseUrl: sandbox.url,
+      baseUrl: front?.url ?? sandbox.url,
       authUrl: sandbox.authUrl,
       clientId: 'sandbox-client',
       clientSecret: 'sandbox-secret',
@@ -34,17 +63,25 @@ export async function syncHarness(faults: FaultConfigInput = {}) {
       clock,
       logger,
       hooks: {
-        beforeRequest: (start) => gate.waitUntilOpen(scope, start.signal),
-        onRateLimited: (info) => void gate.pause(scope, clock.now() + info.retryAfterMs),
+        beforeRequest: async (start) => {
+          await gate.waitUntilOpen(scope, start.signal);
+          events.push({ kind: 'request', operation: start.operation, at: clock.now() });
+        },
+        onRateLimited: (info) => {
+          events.push({
+            kind: '429',
+            operation: info.operation,
+            at: clock.now(),
+            retryAfterMs: info.retryAfterMs,
+          });
+          void gate.pause(scope, clock.now() + info.retryAfterMs);
+        },
       },
     },
   );
   const reportDir = mkdtempSync(join(tmpdir(), 'erp-bridge-reports-'));
 
-  async function run(
-    feedFile: string,
-    dryRun = false,
-  ): Promise<FeedRunResult & { outcomes: RecordOutcome[] }> {
+  async function run(feedFile: string, dryRun = false): Promise<HarnessRun> {
     const loaded = await loadFeedFile(feedFile);
     const result = await runFeed(loaded, dryRun, { client, clock, logger, gate, reportDir });
     const outcomes = readFileSync(result.files.ndjson, 'utf8')
@@ -60,17 +97,41 @@ export async function syncHarness(faults: FaultConfigInput = {}) {
     return [...(account?.transactions.values() ?? [])].flatMap((byId) => [...byId.values()]);
   }
 
+  /** The account's transactions or invoices as the admin endpoint dumps them (over HTTP). */
+  async function stored(accountId: number, kind: 'transactions' | 'invoices') {
+    const res = await fetch(`${sandbox.authUrl}/_sandbox/accounts/${accountId}/${kind}`);
+    if (res.status !== 200) throw new Error(`sandbox dump failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: { id: number; externalId: string | null }[] }).data;
+  }
+
+  /** Replaces the fault config (script, rates and buckets start afresh); no argument clears every fault. */
+  function setFaults(config: FaultConfigInput = {}) {
+    injector.configure(parseFaultConfig(config, '(test)'));
+  }
+
+  /** The sandbox's request counts of one operation, by status ('reset' for dropped connections). */
+  const requests = (operation: string): Record<string, number> =>
+    sandbox.runtime.stats.snapshot().requests[operation] ?? {};
+
   return {
     sandbox,
+    front,
     clock,
     injector,
     client,
     reportDir,
+    events,
     run,
     transactions,
+    stored,
+    setFaults,
+    requests,
     close: async () => {
       await client.close();
+      await front?.close();
       await sandbox.close();
     },
   };
 }
+
+export type SyncHarness = Awaited<ReturnType<typeof syncHarness<Front>>>;

@@ -1,5 +1,6 @@
 import { LIMITS, type Page } from '../../contract/index.js';
 import type { BankAccountRecord, TransactionRecord } from '../state.js';
+import { lowerBound } from './finance-common.js';
 
 /**
  * Start-of-day balances of a bank account, one record per calendar day, ascending, from the earlier
@@ -36,7 +37,7 @@ export function balancePage(
   /** before[i] = sum of amounts booked on days[0..i-1]. */
   const before = [0];
   for (const day of days) before.push((before.at(-1) ?? 0) + (perDay.get(day) ?? 0));
-  const sumBefore = (day: number): number => before[lowerBound(days, day)] ?? 0;
+  const sumBefore = (day: number): number => before[lowerBound(days, day, (d) => d)] ?? 0;
 
   const page = query?.page ?? LIMITS.page.defaultPage;
   const size = query?.pageSize ?? LIMITS.page.defaultPageSize;
@@ -73,16 +74,4 @@ function envelope(page: number, size: number, total: number, data: BalanceRecord
     totalPages: Math.ceil(total / size),
     data,
   };
-}
-
-/** Index of the first element >= value in an ascending array. */
-function lowerBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] ?? 0) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

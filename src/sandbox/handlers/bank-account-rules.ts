@@ -55,21 +55,22 @@ export function assertRoomForOneMore(account: AccountRecord, what: string): void
 }
 
 export interface Ledger {
-  byId: Map<number, TransactionRecord>;
+  /** In id order, append only (see AccountRecord.transactions). */
+  records: TransactionRecord[];
   byExternalId: Map<string, TransactionRecord>;
 }
 
-/** The transaction maps of one bank account, created on first use (accounts created after the seed). */
+/** The transactions of one bank account and their index, created on first use (accounts created after the seed). */
 export function ledgerOf(account: AccountRecord, bankAccountId: number): Ledger {
-  let byId = account.transactions.get(bankAccountId);
-  if (!byId) {
-    byId = new Map();
-    account.transactions.set(bankAccountId, byId);
+  let records = account.transactions.get(bankAccountId);
+  if (!records) {
+    records = [];
+    account.transactions.set(bankAccountId, records);
   }
   let byExternalId = account.transactionsByExternalId.get(bankAccountId);
   if (!byExternalId) {
     byExternalId = new Map();
     account.transactionsByExternalId.set(bankAccountId, byExternalId);
   }
-  return { byId, byExternalId };
+  return { records, byExternalId };
 }

@@ -135,7 +135,7 @@ export const bankAccountHandlers = handlers({
   listBankAccountBalances: {
     handle(ctx) {
       const bank = bankAccountOr404(ctx.account, parsePathId(ctx.params.id));
-      return ok(balancePage(bank, ledgerOf(ctx.account, bank.id).byId.values(), ctx.query));
+      return ok(balancePage(bank, ledgerOf(ctx.account, bank.id).records, ctx.query));
     },
   },
 

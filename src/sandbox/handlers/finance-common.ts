@@ -82,3 +82,15 @@ export function itemMessage(index: number, causes: readonly Cause[]): string {
   const more = causes.length > 1 ? ` (and ${causes.length - 1} more)` : '';
   return `Item ${index} is invalid: ${first?.field}: ${first?.message}${more}; fix it and resend only this item`;
 }
+
+/** Index of the first element whose key is >= value in a list sorted ascending by that key. */
+export function lowerBound<T>(sorted: readonly T[], value: number, keyOf: (item: T) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keyOf(sorted[mid] as T) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

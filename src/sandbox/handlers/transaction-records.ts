@@ -1,7 +1,7 @@
 import type { TransactionInput, TransactionUpdate } from '../../contract/index.js';
 import type { AccountRecord, BankAccountRecord, SandboxState, TransactionRecord } from '../state.js';
 import type { Ledger } from './bank-account-rules.js';
-import { categoryProblem, type ItemProblem } from './finance-common.js';
+import { categoryProblem, type ItemProblem, lowerBound } from './finance-common.js';
 
 /**
  * Building and checking transaction records, shared by single create, bulk create and update.
@@ -33,7 +33,7 @@ export function transactionProblem(
   return categoryProblem(account, input.categoryId);
 }
 
-/** Creates the record and indexes it by id and by externalId (server-generated `gen-<id>` when none). */
+/** Creates the record, appends it and indexes it by externalId (server-generated `gen-<id>` when none). */
 export function insertTransaction(
   state: SandboxState,
   bank: BankAccountRecord,
@@ -58,7 +58,7 @@ export function insertTransaction(
     counterpartyIban: input.counterpartyIban ?? null,
     categoryId: input.categoryId ?? null,
   };
-  ledger.byId.set(id, record);
+  ledger.records.push(record);
   ledger.byExternalId.set(record.externalId, record);
   return record;
 }
@@ -77,9 +77,9 @@ export function applyTransactionUpdate(record: TransactionRecord, update: Transa
 
 /** A transaction of the tenant by id, whatever bank account holds it. */
 export function findTransaction(account: AccountRecord, id: number): TransactionRecord | undefined {
-  for (const byId of account.transactions.values()) {
-    const record = byId.get(id);
-    if (record) return record;
+  for (const records of account.transactions.values()) {
+    const record = records[lowerBound(records, id, (candidate) => candidate.id)];
+    if (record?.id === id) return record;
   }
   return undefined;
 }

@@ -21,7 +21,14 @@ import { insertTransaction, transactionProblem } from './transaction-records.js'
  */
 const BulkEnvelope = z.strictObject({ bankAccountId: int64, transactions: z.unknown() });
 const ExistsEnvelope = z.strictObject({ bankAccountId: int64, externalIds: z.unknown() });
-const ExternalId = z.string().min(1).max(LIMITS.externalIdMaxLength);
+
+/**
+ * The per-item schemas run up to 1000 times a request, so they are compiled once (zod's AOT fast
+ * path): a valid item skips the interpreted parse, which allocates per field and cost several µs an
+ * item, and an invalid one falls back to that parse, so issues and causes stay exactly the same.
+ */
+const Item = z.compile(TransactionInput);
+const ExternalId = z.compile(z.string().min(1).max(LIMITS.externalIdMaxLength));
 
 export const transactionBulkHandlers = handlers({
   createTransactionsBulk: {
@@ -39,7 +46,7 @@ export const transactionBulkHandlers = handlers({
       const skipped: SkippedTransaction[] = [];
       for (let index = 0; index < items.length; index++) {
         const item = items[index];
-        const parsed = TransactionInput.safeParse(item);
+        const parsed = Item.safeParse(item);
         if (!parsed.success) {
           const causes = itemCauses(parsed.error, index);
           errors.push(

@@ -31,8 +31,8 @@ export const transactionsHandlers = handlers({
     handle(ctx) {
       // Reads work on bank accounts of every provider.
       const bank = bankAccountOr404(ctx.account, ctx.query.bankAccountId);
-      // Ids grow monotonically and records are inserted in creation order, so this is id order.
-      return ok(paginate([...ledgerOf(ctx.account, bank.id).byId.values()], ctx.query));
+      // The ledger is kept in id order, so a page is a slice of it.
+      return ok(paginate(ledgerOf(ctx.account, bank.id).records, ctx.query));
     },
   },
 

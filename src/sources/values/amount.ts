@@ -13,6 +13,12 @@ export interface Amount {
 const CURRENCY_AFFIX =
   /^(?:[A-Z]{3}|[$€£¥₣₤₹₽₺₩₪₫฿]|CHF|Fr\.|SFr\.|kr)\s*|\s*(?:[A-Z]{3}|[$€£¥₣₤₹₽₺₩₪₫฿]|CHF|Fr\.|SFr\.|kr)$/gu;
 
+/** A bare amount: digits with optional thousands separators in groups of three, and a fraction. */
+const SHAPES: Record<DecimalSeparator, RegExp> = {
+  ',': /^(\d{1,3}(?:[.' ]\d{3})+|\d+)(?:,(\d+))?$/,
+  '.': /^(\d{1,3}(?:[,' ]\d{3})+|\d+)(?:\.(\d+))?$/,
+};
+
 /**
  * Parses an amount as exports write it: decimal comma or point (as configured), thousands
  * separators in groups of three ('.', ',', space, apostrophe), currency symbols or codes, a
@@ -21,26 +27,29 @@ const CURRENCY_AFFIX =
  * A value a JSON number cannot carry exactly is refused, never rounded.
  */
 export function parseAmount(text: string, decimalSeparator: DecimalSeparator): Parsed<Amount> {
-  let s = text.trim().replace(/\u00a0|\u202f/g, ' ');
-  if (s === '') return failed('expected an amount, found an empty cell');
+  const shape = SHAPES[decimalSeparator];
+  const trimmed = text.trim();
+  // Most cells are a bare number ("1.234,56"): then there is no sign, currency or bracket to strip.
   let negative = false;
-  if (/^\(.*\)$/.test(s)) {
-    negative = true;
-    s = s.slice(1, -1).trim();
-  }
-  // Sign and currency may come in either order ("-$26.67", "$-26.67", "EUR 22,59-").
-  for (let pass = 0; pass < 2; pass++) {
-    s = s.replace(CURRENCY_AFFIX, '').trim();
-    const sign = /^([+-])\s*|\s*([+-])$/.exec(s);
-    if (sign) {
-      if ((sign[1] ?? sign[2]) === '-') negative = !negative;
-      s = s.replace(/^[+-]\s*|\s*[+-]$/, '').trim();
+  let match = shape.exec(trimmed);
+  if (!match) {
+    let s = trimmed.replace(/\u00a0|\u202f/g, ' ');
+    if (s === '') return failed('expected an amount, found an empty cell');
+    if (/^\(.*\)$/.test(s)) {
+      negative = true;
+      s = s.slice(1, -1).trim();
     }
+    // Sign and currency may come in either order ("-$26.67", "$-26.67", "EUR 22,59-").
+    for (let pass = 0; pass < 2; pass++) {
+      s = s.replace(CURRENCY_AFFIX, '').trim();
+      const sign = /^([+-])\s*|\s*([+-])$/.exec(s);
+      if (sign) {
+        if ((sign[1] ?? sign[2]) === '-') negative = !negative;
+        s = s.replace(/^[+-]\s*|\s*[+-]$/, '').trim();
+      }
+    }
+    match = shape.exec(s);
   }
-  const thousands = decimalSeparator === ',' ? "[.' ]" : "[,' ]";
-  const dec = decimalSeparator === ',' ? ',' : '\\.';
-  const shape = new RegExp(`^(\\d{1,3}(?:${thousands}\\d{3})+|\\d+)(?:${dec}(\\d+))?$`);
-  const match = shape.exec(s);
   if (!match) {
     const example = decimalSeparator === ',' ? '1.234,56' : '1,234.56';
     return failed(
@@ -61,6 +70,7 @@ export function parseAmount(text: string, decimalSeparator: DecimalSeparator): P
 /** True when the number prints back as the same decimal, i.e. nothing was rounded. */
 function exactlyRepresented(decimal: string, value: number): boolean {
   if (!Number.isFinite(value)) return false;
+  if (decimal.length <= 15) return true; // at most 15 digits
   const digits = decimal.replace(/[-.]/g, '').replace(/^0+/, '');
   if (digits.length <= 15) return true;
   return decimalOf(value) === decimal;

@@ -9,7 +9,8 @@ import { failed, type Parsed, parsed } from './result.js';
  */
 export interface DateFormat {
   pattern: RegExp;
-  order: ('day' | 'month' | 'year')[];
+  /** Capture group of each date part in `pattern` (1-based). */
+  groups: { day: number; month: number; year: number };
   text: string;
 }
 
@@ -18,7 +19,7 @@ const formatCache = new Map<string, DateFormat>();
 export function compileDateFormat(format: string): DateFormat {
   const cached = formatCache.get(format);
   if (cached) return cached;
-  const order: DateFormat['order'] = [];
+  const order: ('day' | 'month' | 'year')[] = [];
   const source = format.replace(/yyyy|yy|dd|d|MM|M|[^a-zA-Z]/g, (token) => {
     if (token === 'yyyy' || token === 'yy') {
       order.push('year');
@@ -39,39 +40,46 @@ export function compileDateFormat(format: string): DateFormat {
       `unsupported date format "${format}": use the tokens dd, d, MM, M, yyyy, yy and separators (e.g. dd.MM.yyyy)`,
     );
   }
-  const compiled = { pattern: new RegExp(`^${source}$`), order, text: format };
+  const groups = {
+    day: order.indexOf('day') + 1,
+    month: order.indexOf('month') + 1,
+    year: order.indexOf('year') + 1,
+  };
+  const compiled = { pattern: new RegExp(`^${source}$`), groups, text: format };
   formatCache.set(format, compiled);
   return compiled;
 }
 
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * Whether day, month and year name a day of the proleptic Gregorian calendar, as JavaScript's
+ * Date.UTC reads them: a year below 100 would be taken as 19xx there, so it is no calendar date.
+ */
+function isCalendarDate(day: number, month: number, year: number): boolean {
+  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
+}
 
 /** Parses a cell to an ISO date (yyyy-MM-dd). ISO timestamps are accepted by `yyyy-MM-dd` (date part). */
 export function parseDate(text: string, format: DateFormat): Parsed<string> {
   const trimmed = text.trim();
   if (trimmed === '') return failed(`expected a date as ${format.text}, found an empty cell`);
-  const candidate =
-    format.text === 'yyyy-MM-dd'
-      ? trimmed.replace(/^(\d{4}-\d{2}-\d{2})T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?$/, '$1')
-      : trimmed;
+  const candidate = format.text === 'yyyy-MM-dd' ? trimmed.replace(ISO_TIMESTAMP, '$1') : trimmed;
   const match = format.pattern.exec(candidate);
   if (!match) return failed(`"${text}" is not a date as ${format.text}`);
-  const parts = { day: 0, month: 0, year: 0 };
-  format.order.forEach((field, i) => {
-    const digits = match[i + 1] ?? '';
-    let value = Number(digits);
-    if (field === 'year' && digits.length === 2) value += value <= 68 ? 2000 : 1900;
-    parts[field] = value;
-  });
-  const date = new Date(Date.UTC(parts.year, parts.month - 1, parts.day));
-  if (
-    date.getUTCFullYear() !== parts.year ||
-    date.getUTCMonth() !== parts.month - 1 ||
-    date.getUTCDate() !== parts.day
-  ) {
-    return failed(
-      `"${text}" is not a calendar date (read as day ${parts.day}, month ${parts.month}, year ${parts.year})`,
-    );
+  const at = format.groups;
+  const day = Number(match[at.day]);
+  const month = Number(match[at.month]);
+  const yearDigits = match[at.year] ?? '';
+  let year = Number(yearDigits);
+  if (yearDigits.length === 2) year += year <= 68 ? 2000 : 1900;
+  if (!isCalendarDate(day, month, year)) {
+    return failed(`"${text}" is not a calendar date (read as day ${day}, month ${month}, year ${year})`);
   }
-  return parsed(`${pad(parts.year, 4)}-${pad(parts.month, 2)}-${pad(parts.day, 2)}`);
+  return parsed(`${String(year).padStart(4, '0')}-${two(month)}-${two(day)}`);
 }

@@ -39,12 +39,32 @@ export function negateDecimal(a: string): string {
   return a.startsWith('-') ? a.slice(1) : `-${a}`;
 }
 
-/** A running exact sum, cheap to add to a million times. */
+/** Plain decimal text ("-1234.56"); up to 15 characters long, its digits are a Number exactly. */
+const SMALL_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+
+/**
+ * A running exact sum, cheap to add to a million times: amounts that fit the current scale are
+ * added as safe integers (exact), and folded into the BigInt total only when the scale grows or
+ * the integer part of the sum would stop being exact.
+ */
 export class DecimalSum {
   private units = 0n;
   private scale = 0;
+  /** Not yet folded into `units`, in the same units of 10^-scale; always a safe integer. */
+  private pending = 0;
 
   add(decimal: string): void {
+    const small = decimal.length <= 15 ? SMALL_DECIMAL.exec(decimal) : null;
+    const fractionDigits = small?.[1]?.length ?? 0;
+    if (small && fractionDigits <= this.scale) {
+      const digits = fractionDigits === 0 ? decimal : decimal.replace('.', '');
+      const sum = this.pending + Number(digits) * 10 ** (this.scale - fractionDigits);
+      if (Number.isSafeInteger(sum)) {
+        this.pending = sum;
+        return;
+      }
+    }
+    this.fold();
     const value = toScaled(decimal);
     if (value.scale > this.scale) {
       this.units *= 10n ** BigInt(value.scale - this.scale);
@@ -54,6 +74,12 @@ export class DecimalSum {
   }
 
   toString(): string {
+    this.fold();
     return fromScaled(this.units, this.scale);
+  }
+
+  private fold(): void {
+    this.units += BigInt(this.pending);
+    this.pending = 0;
   }
 }

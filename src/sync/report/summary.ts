@@ -87,3 +87,37 @@ export class RunTally {
     return this.counts.rejected + this.counts.failed > 0 ? 'completed_with_errors' : 'completed';
   }
 }
+
+export interface SummaryInput {
+  runId: string;
+  feed: { name: string; kind: string; accountId: number };
+  dryRun: boolean;
+  startedAt: number;
+  finishedAt: number;
+  files: ReportedFile[];
+  tally: RunTally;
+  stop?: { code: string; message: string; exitCode: 1 | 2 | 3 };
+  wouldSend?: number;
+}
+
+/** The summary of a finished run, the same wherever the run happened (in process or on the fleet). */
+export function buildSummary(input: SummaryInput): RunSummary {
+  const { tally, stop } = input;
+  return {
+    runId: input.runId,
+    feed: input.feed.name,
+    kind: input.feed.kind,
+    accountId: input.feed.accountId,
+    dryRun: input.dryRun,
+    state: tally.finalState(stop !== undefined),
+    startedAt: new Date(input.startedAt).toISOString(),
+    finishedAt: new Date(input.finishedAt).toISOString(),
+    durationMs: input.finishedAt - input.startedAt,
+    files: input.files,
+    counts: tally.countsSnapshot(),
+    controlTotals: tally.controlTotals(),
+    firstErrors: tally.firstErrors,
+    ...(stop ? { stopReason: { code: stop.code, message: stop.message, exitCode: stop.exitCode } } : {}),
+    ...(input.dryRun ? { wouldSend: input.wouldSend ?? 0 } : {}),
+  };
+}

@@ -22,7 +22,7 @@ describe('/_sandbox admin endpoints', () => {
     // The ONLINE account is not writable through the API; put one there directly.
     const online = a.bankAccountId('online');
     const onlineLedger = sb.sandbox.runtime.state.accounts.get(1001)?.transactions.get(online);
-    onlineLedger?.set(1, {
+    onlineLedger?.push({
       id: 1,
       bankAccountId: online,
       externalId: 'bank-synced',

@@ -131,7 +131,7 @@ describe('single transactions', () => {
       counterpartyIban: null,
       categoryId: null,
     };
-    account?.transactions.get(online)?.set(777, record);
+    account?.transactions.get(online)?.push(record);
     account?.transactionsByExternalId.get(online)?.set('bank-1', record);
     expect((await call('GET', '/bank-account-transactions/777')).status).toBe(200);
     const res = await call('PATCH', '/bank-account-transactions/777', { amount: 1 });

@@ -24,6 +24,9 @@ describe('the real Sparkasse CSV-CAMT sample, end to end', () => {
       message: expect.stringContaining('Umsatz vorgemerkt'),
     });
     expect(first.summary.controlTotals.created.amount).toBe('129.76');
+    // The excluded pending row still counts in the totals, so they add up to the statement's own.
+    expect(first.summary.controlTotals.skipped).toEqual({ records: 1, amount: '-22.59' });
+    expect(first.summary.controlTotals.all).toEqual({ records: 18, amount: '107.17' });
     expect(first.summary.files[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
 
     const stored = h.transactions(1001);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
-import { parseFeed } from '../../../src/config/load-feed.js';
+import { loadFeedFile, parseFeed } from '../../../src/config/load-feed.js';
+import { fixtureWriter } from '../../support/source-files.js';
 
 /** The minimum shape from the issue, accepted as written. */
 const ISSUE_EXAMPLE = `
@@ -111,5 +112,33 @@ describe('feed files', () => {
       ),
     ).toMatch(/source\.headerPattern: not a valid regular expression/);
     expect(problems('name: [unclosed')).toMatch(/not valid YAML/);
+  });
+
+  it('name the feed file on disk and nested key paths, list positions and misspelt keys included', async () => {
+    const path = fixtureWriter('feed')(
+      ISSUE_EXAMPLE.replace(
+        'dateFormat: dd.MM.yyyy',
+        'dateFormat: dd.MM.yyyy\n  skipLines: three\n  skipRowsMatching: ["^Saldo", 5]\n  delimeter: ","',
+      )
+        .replace('accountType: CHECKING', 'accountType: GIRO')
+        .replace('concurrency: 2', 'concurrency: 2\nexclude:\n  - {column: Status, equals: 1}'),
+      'yaml',
+    );
+    const error = await loadFeedFile(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message.split('\n')).toEqual([
+      `${path}: invalid feed`,
+      '  - source.skipLines: Invalid input: expected number, received string',
+      '  - source.skipRowsMatching.1: Invalid input: expected string, received number',
+      '  - source: Unrecognized key: "delimeter" (delimeter)',
+      '  - bankAccount.accountType: Invalid option: expected one of "CHECKING"|"SAVINGS"|"CREDITCARD"|"SECURITY"|"LOAN"|"POCKET"|"MEMBERSHIP"|"BAUSPAREN"',
+      '  - exclude.0.equals: Invalid input: expected string, received number',
+    ]);
+  });
+
+  it('name a feed file that cannot be read', async () => {
+    await expect(loadFeedFile('/nonexistent/feeds/acme.yaml')).rejects.toThrow(
+      '/nonexistent/feeds/acme.yaml: cannot read the feed file (ENOENT)',
+    );
   });
 });

@@ -1,20 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Source } from '../../../src/config/feed.js';
 import { readCsv } from '../../../src/sources/csv-reader.js';
 import { openText } from '../../../src/sources/decode.js';
 import { readJsonl } from '../../../src/sources/jsonl-reader.js';
 import type { SourceItem } from '../../../src/sources/row.js';
+import { fixtureWriter } from '../../support/source-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-csv-'));
-let n = 0;
-function file(content: string | Buffer): string {
-  const path = join(dir, `f${n++}.csv`);
-  writeFileSync(path, content);
-  return path;
-}
+const file = fixtureWriter('csv');
 
 async function rows(path: string, source: Partial<Source> = {}) {
   const parsed = Source.parse({ path: 'x', format: 'csv', delimiter: ';', ...source });

@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from '../../../src/config/load-feed.js';
 import { readCsv } from '../../../src/sources/csv-reader.js';
@@ -8,14 +5,13 @@ import { openText } from '../../../src/sources/decode.js';
 import { SourceLayoutError } from '../../../src/sources/field-plan.js';
 import { compileMapper } from '../../../src/sources/mapper.js';
 import type { MapOutcome } from '../../../src/sources/record.js';
+import { fixtureWriter } from '../../support/source-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-map-'));
-let n = 0;
+const write = fixtureWriter('map');
 
 async function mapAll(feedYaml: string, csv: string): Promise<MapOutcome[]> {
-  const path = join(dir, `f${n++}.csv`);
-  writeFileSync(path, csv);
-  const { feed } = parseFeed(feedYaml, join(dir, 'feed.yaml'));
+  const path = write(csv);
+  const { feed } = parseFeed(feedYaml, '/feeds/feed.yaml');
   const { items, columns } = readCsv(path, openText(path, feed.source.encoding).text, feed.source);
   const out: MapOutcome[] = [];
   let mapper: ReturnType<typeof compileMapper> | undefined;

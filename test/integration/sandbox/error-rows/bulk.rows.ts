@@ -41,7 +41,7 @@ export const rows: ErrorRow[] = [
         counterpartyIban: null,
         categoryId: null,
       };
-      account?.transactions.get(online)?.set(record.id, record);
+      account?.transactions.get(online)?.push(record);
       account?.transactionsByExternalId.get(online)?.set(record.externalId, record);
       return sb.call('PATCH', '/bank-account-transactions/9999', { account: DEMO, body: { amount: 11 } });
     },

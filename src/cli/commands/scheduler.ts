@@ -1,0 +1,85 @@
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import { ConfigError } from '../../config/errors.js';
+import { type LoadedFeed, loadFeedFile } from '../../config/load-feed.js';
+import { syncSchedulers } from '../../queue/scheduler.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { connectFleet, fleetFailure } from '../fleet.js';
+import { cliLogger } from '../log-output.js';
+
+interface SchedulerFlags {
+  feeds: string;
+  rescan: number;
+  once: boolean;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected seconds > 0');
+  return n;
+}
+
+/** The feed files directly in `dir` (not its subfolders: config/feeds/demo is not scheduled). */
+async function feedFilesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+    .map((e) => resolve(join(dir, e.name)))
+    .sort();
+}
+
+/** `erp-bridge scheduler`: keeps one Job Scheduler per scheduled feed file in Redis. */
+export function registerSchedulerCommand(program: Command): void {
+  program
+    .command('scheduler')
+    .description('keep a cron Job Scheduler per feed file with a schedule (needs REDIS_URL)')
+    .option('--feeds <dir>', 'folder of feed files (its subfolders are not read)', 'config/feeds')
+    .option('--rescan <seconds>', 'how often to re-read the feed folder', seconds, 60)
+    .option('--once', 'sync the schedulers once and exit', false)
+    .action(async (flags: SchedulerFlags) => {
+      process.exitCode = await schedule(flags);
+    });
+}
+
+async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
+  const logger = cliLogger('json', 'info').child({ role: 'scheduler', pid: process.pid });
+  try {
+    const fleet = await connectFleet(process.env, logger, 'scheduler');
+    const pass = async () => {
+      const feeds: LoadedFeed[] = [];
+      for (const file of await feedFilesIn(flags.feeds)) {
+        try {
+          feeds.push(await loadFeedFile(file));
+        } catch (error) {
+          // One broken feed file must not unschedule the others; it keeps its old scheduler.
+          if (!(error instanceof ConfigError)) throw error;
+          logger.error({ alert: true, file }, error.message);
+          return;
+        }
+      }
+      const result = await syncSchedulers(fleet.queues.ticks, feeds);
+      logger.info(result, 'schedulers in sync with the feed files');
+    };
+    try {
+      await pass();
+      if (flags.once) return EXIT.OK;
+      const timer = setInterval(
+        () => void pass().catch((e: unknown) => logger.error({ err: e }, 'rescan failed')),
+        flags.rescan * 1000,
+      );
+      await new Promise<void>((done) => {
+        process.once('SIGTERM', () => done());
+        process.once('SIGINT', () => done());
+      });
+      clearInterval(timer);
+      return EXIT.OK;
+    } finally {
+      await fleet.close();
+    }
+  } catch (error) {
+    const code = fleetFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  }
+}

@@ -1,0 +1,94 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ConfigError } from '../config/errors.js';
+import { FileRegistry } from '../queue/file-registry.js';
+import { type FleetConfig, loadFleetConfig } from '../queue/fleet-config.js';
+import { type FleetKeys, fleetKeys } from '../queue/keys.js';
+import { type FleetQueues, openQueues } from '../queue/queues.js';
+import { connectRedis, warnUnlessNoEviction } from '../queue/redis.js';
+import { RedisRunStore } from '../queue/run-store.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+
+export interface FleetWiring {
+  config: FleetConfig;
+  redis: Redis;
+  keys: FleetKeys;
+  queues: FleetQueues;
+  store: RedisRunStore;
+  registry: FileRegistry;
+  close(): Promise<void>;
+}
+
+/** Connects to the fleet's Redis; fails fast (instead of waiting forever) when it is unreachable. */
+export async function connectFleet(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  role: string,
+): Promise<FleetWiring> {
+  const config = loadFleetConfig(env);
+  const redis = connectRedis(config.redisUrl, role);
+  try {
+    await Promise.race([
+      redis.ping(),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('no answer within 10 s')), 10_000).unref(),
+      ),
+    ]);
+  } catch (error) {
+    redis.disconnect();
+    throw new FleetUnreachableError(`Redis at REDIS_URL is unreachable: ${(error as Error).message}`);
+  }
+  await warnUnlessNoEviction(redis, logger);
+  const keys = fleetKeys(config.prefix);
+  const queues = openQueues(redis, config.prefix);
+  return {
+    config,
+    redis,
+    keys,
+    queues,
+    store: new RedisRunStore(redis, keys, config.runRetentionMs),
+    registry: new FileRegistry(redis, keys),
+    close: async () => {
+      await queues.close();
+      await redis.quit();
+    },
+  };
+}
+
+export class FleetUnreachableError extends Error {}
+
+/** Exit code and message for the errors every fleet command shares. */
+export function fleetFailure(error: unknown): ExitCode | undefined {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`erp-bridge: ${error.message}\n`);
+    return EXIT.INVALID_CONFIG;
+  }
+  if (error instanceof FleetUnreachableError) {
+    process.stderr.write(`erp-bridge: ${error.message}\n`);
+    return EXIT.SERVICE_UNAVAILABLE;
+  }
+  return undefined;
+}
+
+/**
+ * Runs a fleet command: connects, hands over the wiring, always closes it, and maps the shared
+ * failures (bad configuration: 2, Redis unreachable: 3) to exit codes.
+ */
+export async function withFleet(
+  logger: Logger,
+  role: string,
+  command: (fleet: FleetWiring) => Promise<ExitCode>,
+): Promise<ExitCode> {
+  try {
+    const fleet = await connectFleet(process.env, logger, role);
+    try {
+      return await command(fleet);
+    } finally {
+      await fleet.close();
+    }
+  } catch (error) {
+    const code = fleetFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  }
+}

@@ -1,0 +1,106 @@
+import { DelayedError, type Job, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { parsePayload } from '../../jobs/job.js';
+import { SyncChunkPayload, syncChunkJob } from '../../jobs/sync-chunk.js';
+import type { Clock } from '../client/index.js';
+import type { TenantGate } from '../gate/gate.js';
+import type { RecordOutcome } from '../sync/outcome.js';
+import type { Chunk } from '../sync/pipeline.js';
+import type { SyncClient } from '../sync/ports.js';
+import type { FleetKeys } from './keys.js';
+import type { RedisRunStore } from './run-store.js';
+
+/** What a chunk job carries; re-validated by the worker (it crossed a process boundary). */
+export interface ChunkJobData {
+  /** The feed's per-tenant limit: chunks of this account in flight across the fleet. */
+  limit: number;
+  chunk: Chunk;
+}
+const ChunkJobPayload = z.strictObject({ limit: z.int().positive(), chunk: SyncChunkPayload });
+
+export interface ChunkJobDeps {
+  client: SyncClient;
+  clock: Clock;
+  gate: TenantGate;
+  store: RedisRunStore;
+  redis: Redis;
+  keys: FleetKeys;
+  chunks: Queue<ChunkJobData>;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** How long a chunk without a tenant slot sleeps at most; a freed slot wakes it sooner. */
+  slotWaitMs?: number;
+}
+
+export const tenantOf = (accountId: number) => `account:${accountId}`;
+
+/**
+ * The BullMQ side of `jobs/sync-chunk`. It takes a tenant slot first; without one, the job goes
+ * back to the delayed set (it holds no worker slot while it waits, and no attempt is used) and is
+ * registered as a waiter of the tenant, so the worker that frees a slot promotes it at once.
+ * Outcomes are stored before the job completes: a crash before that replays the chunk, and the
+ * existence checks make the replay harmless.
+ */
+export function chunkProcessor(deps: ChunkJobDeps) {
+  const waiters = (tenant: string) => deps.keys.waiters(tenant);
+  async function wakeOneWaiter(tenant: string): Promise<void> {
+    const [id] = await deps.redis.zpopmin(waiters(tenant));
+    if (!id) return;
+    const waiting = await deps.chunks.getJob(id);
+    if (waiting && (await waiting.isDelayed())) await waiting.promote().catch(() => undefined);
+  }
+
+  return async (job: Job<ChunkJobData>, token?: string): Promise<{ outcomes: number }> => {
+    const { limit, chunk } = parsePayload({ name: 'sync-chunk', payload: ChunkJobPayload }, job.data);
+    const tenant = tenantOf(chunk.accountId);
+    const logger = deps.logger.child({
+      runId: chunk.runId,
+      feed: chunk.feed,
+      tenant: chunk.accountId,
+      job: job.id,
+      chunk: chunk.seq,
+    });
+    const lease = await deps.gate.tryAcquire(tenant, limit);
+    if (!lease) {
+      await deps.redis.zadd(waiters(tenant), Date.now(), String(job.id));
+      const wait = deps.slotWaitMs ?? 2000;
+      await job.moveToDelayed(Date.now() + wait + Math.floor(Math.random() * wait), token);
+      throw new DelayedError();
+    }
+    let outcomes: RecordOutcome[];
+    try {
+      await deps.redis.zrem(waiters(tenant), String(job.id));
+      const run = deps.store.handle(chunk.runId, `chunk:${chunk.seq}`);
+      try {
+        outcomes = await syncChunkJob.run(chunk, {
+          client: deps.client,
+          clock: deps.clock,
+          logger,
+          run,
+          ...(deps.signal ? { signal: deps.signal } : {}),
+        });
+      } catch (error) {
+        // Not a service answer (those are outcomes already): a bug or lost infrastructure. The
+        // chunk's records are failed with the reason, so the run can finish and retry them later.
+        logger.error({ err: error }, 'chunk failed unexpectedly');
+        const message = error instanceof Error ? error.message : String(error);
+        outcomes = chunk.records.map((r) => ({
+          file: r.file,
+          line: r.line,
+          externalId: r.externalId,
+          ...(r.amount !== undefined ? { amount: r.amount } : {}),
+          outcome: 'failed' as const,
+          code: 'UNEXPECTED_ERROR',
+          message,
+        }));
+        await run.report.record(outcomes);
+      }
+    } finally {
+      await lease.release();
+      await wakeOneWaiter(tenant);
+    }
+    return { outcomes: outcomes.length };
+  };
+}

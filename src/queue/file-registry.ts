@@ -1,0 +1,90 @@
+import type { Redis } from 'ioredis';
+import type { FleetKeys } from './keys.js';
+
+/**
+ * Which version (sha256) of each export file has been imported, per feed, and which lines of it
+ * still wait for a retry after transient failures. Claims are atomic (Lua), so two producers or
+ * two schedulers seeing the same new file start one run, not two.
+ */
+export type Claim =
+  | { kind: 'new'; runId: string }
+  | { kind: 'retry'; runId: string; lines: number[]; retryRun: number; retryOf: string }
+  | { kind: 'seen'; runId: string };
+
+// Fields per file: sha256, runId, and while a retry is owed: retryLines (JSON), retryRuns.
+const CLAIM = `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur then
+  local c = cjson.decode(cur)
+  if c.sha256 == ARGV[2] and ARGV[3] ~= '1' then
+    if c.retryLines and c.retryLines ~= '' then
+      local n = (tonumber(c.retryRuns) or 0) + 1
+      local lines = c.retryLines
+      local previous = c.runId
+      redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({sha256 = ARGV[2], runId = ARGV[4], retryRuns = n}))
+      return {'retry', ARGV[4], lines, n, previous}
+    end
+    return {'seen', c.runId}
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({sha256 = ARGV[2], runId = ARGV[4], retryRuns = 0}))
+return {'new', ARGV[4]}
+`;
+
+// Records the lines a finished run leaves failed, unless a newer run of the file took over.
+const OWE_RETRY = `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then return 0 end
+local c = cjson.decode(cur)
+if c.runId ~= ARGV[2] then return 0 end
+c.retryLines = ARGV[3]
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(c))
+return 1
+`;
+
+export class FileRegistry {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: FleetKeys,
+  ) {}
+
+  /** Claims `file` at `sha256` for a new run `runId`, unless this version was imported already. */
+  async claim(feed: string, file: string, sha256: string, runId: string, reimport: boolean): Promise<Claim> {
+    const reply = (await this.redis.eval(
+      CLAIM,
+      1,
+      this.keys.files(feed),
+      file,
+      sha256,
+      reimport ? '1' : '0',
+      runId,
+    )) as [string, string, string?, number?, string?];
+    const [kind, id, lines, retryRun, retryOf] = reply;
+    if (kind === 'retry')
+      return {
+        kind,
+        runId: id,
+        lines: JSON.parse(lines ?? '[]') as number[],
+        retryRun: Number(retryRun),
+        retryOf: String(retryOf),
+      };
+    return kind === 'new' ? { kind, runId: id } : { kind: 'seen', runId: id };
+  }
+
+  /**
+   * After run `runId` of `file`: the lines to retry on the next tick, or none. `retryRuns` is how
+   * many retry runs already happened; at `maxRetryRuns` the lines stay failed (dead letter).
+   */
+  async oweRetry(
+    feed: string,
+    file: string,
+    runId: string,
+    lines: readonly number[],
+    retryRuns: number,
+    maxRetryRuns: number,
+  ): Promise<boolean> {
+    const owed = lines.length > 0 && retryRuns < maxRetryRuns ? JSON.stringify(lines) : '';
+    await this.redis.eval(OWE_RETRY, 1, this.keys.files(feed), file, runId, owed);
+    return owed !== '';
+  }
+}

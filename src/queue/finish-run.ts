@@ -1,0 +1,70 @@
+import type { Logger } from 'pino';
+import type { Feed } from '../config/feed.js';
+import { buildSummary } from '../sync/report/summary.js';
+import type { FileRegistry } from './file-registry.js';
+import type { RedisRunStore } from './run-store.js';
+
+interface FinishDeps {
+  store: RedisRunStore;
+  registry: FileRegistry;
+  maxRetryRuns: number;
+}
+
+/**
+ * Writes a fleet run's summary once every chunk has finished: counts and control totals over the
+ * stored outcomes. Lines that failed (transient: 500s exhausted, ambiguous writes, a stopped run)
+ * are owed a retry on the feed's next tick, up to `maxRetryRuns` runs; after that they stay
+ * failed in the report (dead letter). Rejected lines are not retried: their data must change.
+ */
+export async function finishRun(
+  runId: string,
+  data: { feed: Feed; file: string; dryRun: boolean; retryRun?: number },
+  read: { records: number; sha256: string },
+  deps: FinishDeps,
+  logger: Logger,
+): Promise<void> {
+  if (await deps.store.summary(runId)) return; // finished already (this job ran again)
+  const meta = await deps.store.meta(runId);
+  const failedLines: number[] = [];
+  const tally = await deps.store.tally(runId);
+  for await (const outcome of deps.store.outcomes(runId))
+    if (outcome.outcome === 'failed') failedLines.push(outcome.line);
+  const stop = await deps.store.stopReason(runId);
+  const summary = buildSummary({
+    runId,
+    feed: data.feed,
+    dryRun: data.dryRun,
+    startedAt: meta ? Date.parse(meta.startedAt) : Date.now(),
+    finishedAt: Date.now(),
+    files: [{ path: data.file, sha256: read.sha256, records: read.records }],
+    tally,
+    ...(stop ? { stop } : {}),
+    wouldSend: await deps.store.wouldSendCount(runId),
+  });
+  const accounted = tally.total() + (summary.wouldSend ?? 0);
+  if (accounted !== read.records)
+    logger.error(
+      { alert: true, records: read.records, accounted },
+      'records without an outcome: the report does not account for every source record',
+    );
+  await deps.store.finish(summary);
+  const owed = data.dryRun
+    ? false
+    : await deps.registry.oweRetry(
+        data.feed.name,
+        data.file,
+        runId,
+        failedLines.sort((a, b) => a - b),
+        data.retryRun ?? 0,
+        deps.maxRetryRuns,
+      );
+  logger.info(
+    { state: summary.state, counts: summary.counts, durationMs: summary.durationMs, retryOwed: owed },
+    'run finished',
+  );
+  if (failedLines.length > 0 && !owed && !data.dryRun)
+    logger.error(
+      { alert: true, failed: failedLines.length },
+      'records stay failed after every retry run (dead letter); see the run report',
+    );
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { ConfigError, describeIssues } from '../config/errors.js';
+
+/**
+ * Settings of the worker fleet, from the environment, validated at start. Every key is documented
+ * in the README's configuration table; none of them is secret except a password inside REDIS_URL,
+ * which is never logged.
+ */
+const FleetEnv = z.object({
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'expected redis://host:port[/db] or rediss://…' })
+    .default('redis://127.0.0.1:6379'),
+  /** Prefix of every BullMQ and erp-bridge key. For Redis Cluster use a hash tag: {erp-bridge}. */
+  ERP_BRIDGE_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9{}_.-]+$/, 'expected letters, digits, {, }, _, . or -')
+    .default('erp-bridge'),
+  /** How long run summaries and outcomes stay in Redis. */
+  ERP_BRIDGE_RUN_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /** How many later runs retry a file's transiently failed records before they stay failed. */
+  ERP_BRIDGE_FAILED_RETRY_RUNS: z.coerce.number().int().nonnegative().default(3),
+  /** SIGTERM/SIGINT: how long in-flight jobs may take before they are released to other workers. */
+  ERP_BRIDGE_SHUTDOWN_GRACE_S: z.coerce.number().nonnegative().default(30),
+  /** How long a tenant slot of a vanished worker stays taken. */
+  ERP_BRIDGE_SLOT_LEASE_S: z.coerce.number().positive().default(30),
+  /** How long a job lock lives without renewal: a killed worker's jobs are recovered after it. */
+  ERP_BRIDGE_JOB_LOCK_S: z.coerce.number().positive().default(30),
+});
+
+export interface FleetConfig {
+  redisUrl: string;
+  prefix: string;
+  runRetentionMs: number;
+  failedRetryRuns: number;
+  shutdownGraceMs: number;
+  slotLeaseMs: number;
+  jobLockMs: number;
+}
+
+export function loadFleetConfig(env: NodeJS.ProcessEnv): FleetConfig {
+  const parsed = FleetEnv.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
+  );
+  if (!parsed.success) throw new ConfigError('invalid fleet configuration:', describeIssues(parsed.error));
+  const e = parsed.data;
+  return {
+    redisUrl: e.REDIS_URL,
+    prefix: e.ERP_BRIDGE_QUEUE_PREFIX,
+    runRetentionMs: e.ERP_BRIDGE_RUN_RETENTION_DAYS * 86_400_000,
+    failedRetryRuns: e.ERP_BRIDGE_FAILED_RETRY_RUNS,
+    shutdownGraceMs: e.ERP_BRIDGE_SHUTDOWN_GRACE_S * 1000,
+    slotLeaseMs: e.ERP_BRIDGE_SLOT_LEASE_S * 1000,
+    jobLockMs: e.ERP_BRIDGE_JOB_LOCK_S * 1000,
+  };
+}

@@ -1,0 +1,103 @@
+import { type Job, type Queue, WaitingChildrenError } from 'bullmq';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { ImportFilePayload, importFileJob } from '../../jobs/import-file.js';
+import { parsePayload } from '../../jobs/job.js';
+import type { Feed } from '../config/feed.js';
+import type { RecordStream } from '../sources/open-records.js';
+import { openRecords } from '../sources/open-records.js';
+import type { Chunk } from '../sync/pipeline.js';
+import type { ChunkContext } from '../sync/ports.js';
+import { prepareSettings } from '../sync/prepare-settings.js';
+import type { ChunkJobData } from './chunk-job.js';
+import type { FileRegistry } from './file-registry.js';
+import { finishRun } from './finish-run.js';
+import type { RedisRunStore } from './run-store.js';
+
+export const ImportJobData = ImportFilePayload.extend({
+  /** A retry run: only these lines (they failed transiently in the run before). */
+  onlyLines: z.array(z.int().positive()).optional(),
+  retryRun: z.int().nonnegative().optional(),
+  /** Set once the file has been read: the job then waits for its chunks and finishes the run. */
+  read: z.strictObject({ records: z.int().nonnegative(), sha256: z.string() }).optional(),
+});
+export type ImportJobData = z.input<typeof ImportJobData>;
+
+export interface ImportJobDeps {
+  store: RedisRunStore;
+  registry: FileRegistry;
+  chunks: Queue<ChunkJobData>;
+  chunkContext(feed: Feed, logger: Logger): ChunkContext;
+  logger: Logger;
+  maxRetryRuns: number;
+  signal?: AbortSignal;
+  /** How many chunks of one run may wait in the queue at once: the import's backpressure. */
+  maxQueuedChunks?(feed: Feed): number;
+}
+
+/** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
+function onlyLines(stream: RecordStream, lines: ReadonlySet<number>): RecordStream {
+  async function* filtered() {
+    for await (const outcome of stream.records) if (lines.has(outcome.record.line)) yield outcome;
+  }
+  return { ...stream, records: filtered() };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The BullMQ side of `jobs/import-file`: the run's parent job. First pass: read the file through
+ * the shared handler, adding each chunk as a child job (a flow), never more than a few chunks of
+ * the run queued at once, so a huge file neither sits in Redis whole nor starves other tenants.
+ * Then it waits for its children and, when they have all finished, writes the run's summary.
+ */
+export function importProcessor(deps: ImportJobDeps) {
+  return async (job: Job<ImportJobData>, token?: string): Promise<{ records: number }> => {
+    const data = parsePayload({ name: 'import-file', payload: ImportJobData }, job.data);
+    const { feed } = data;
+    const logger = deps.logger.child({
+      runId: data.runId,
+      feed: feed.name,
+      tenant: feed.accountId,
+      job: job.id,
+    });
+    let read = data.read;
+    if (!read) {
+      const run = deps.store.handle(data.runId, 'import');
+      const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
+      const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
+      const result = await importFileJob.run(
+        { runId: data.runId, feed, file: data.file, dryRun: data.dryRun },
+        {
+          logger,
+          run,
+          ...(deps.signal ? { signal: deps.signal } : {}),
+          open: (f, file) => (wanted ? onlyLines(openRecords(f, file), wanted) : openRecords(f, file)),
+          prepare: (f) => prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
+          dispatch: async (chunk: Chunk) => {
+            // A replayed import (its worker died) skips chunks whose outcomes are already stored.
+            if (await deps.store.hasBatch(data.runId, `chunk:${chunk.seq}`)) return;
+            while (((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap)
+              await pause(100);
+            await deps.chunks.add(
+              'sync-chunk',
+              { limit: feed.concurrency, chunk },
+              {
+                jobId: `${data.runId}-${chunk.seq}`,
+                parent: { id: String(job.id), queue: job.queueQualifiedName },
+                // A chunk that fails for good must not hold its run open forever: the run
+                // finishes and reports the records it has no outcome for.
+                ignoreDependencyOnFailure: true,
+              },
+            );
+          },
+        },
+      );
+      read = { records: result.records, sha256: result.sha256 };
+      await job.updateData({ ...job.data, read });
+    }
+    if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
+    await finishRun(data.runId, data, read, deps, logger);
+    return { records: read.records };
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Names of the fleet's queues and of erp-bridge's own keys. Every key starts with the configured
+ * prefix, BullMQ's included, so one prefix (a hash tag such as {erp-bridge} on Redis Cluster)
+ * keeps all of them in one slot: the Lua scripts touch several keys at once.
+ */
+export const QUEUES = {
+  /** Scheduler ticks: run the producer for one feed file. */
+  ticks: 'ticks',
+  /** One job per import run (a file): reads it and adds chunk jobs as its children. */
+  imports: 'imports',
+  /** One job per chunk of at most 1000 records. */
+  chunks: 'chunks',
+} as const;
+
+export function fleetKeys(prefix: string) {
+  const k = (...parts: (string | number)[]) => [prefix, 'eb', ...parts].join(':');
+  return {
+    run: (runId: string) => k('run', runId),
+    runOutcomes: (runId: string) => k('run', runId, 'out'),
+    runs: () => k('runs'),
+    runsOfFeed: (feed: string) => k('runs', feed),
+    files: (feed: string) => k('files', feed),
+    waiters: (tenant: string) => k('waiters', tenant),
+  };
+}
+export type FleetKeys = ReturnType<typeof fleetKeys>;

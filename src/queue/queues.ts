@@ -1,0 +1,56 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ChunkJobData } from './chunk-job.js';
+import type { ImportJobData } from './import-job.js';
+import { QUEUES } from './keys.js';
+
+export interface TickJobData {
+  /** Absolute path of the feed file whose schedule fired. */
+  feedFile: string;
+}
+
+const DAY_S = 86_400;
+
+/**
+ * The fleet's three queues with their job hygiene: finished jobs are removed by count and age,
+ * chunk jobs as soon as they complete (their records are in the run's report by then), stack
+ * traces are short and the event streams capped, so Redis does not grow with the job history.
+ */
+export function openQueues(connection: Redis, prefix: string) {
+  const base = { connection, prefix, streams: { events: { maxLen: 1000 } } };
+  const ticks = new Queue<TickJobData>(QUEUES.ticks, {
+    ...base,
+    defaultJobOptions: {
+      removeOnComplete: { count: 200 },
+      removeOnFail: { count: 200 },
+      stackTraceLimit: 3,
+    },
+  });
+  const imports = new Queue<ImportJobData>(QUEUES.imports, {
+    ...base,
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 5000 },
+      removeOnComplete: { count: 1000, age: 7 * DAY_S },
+      removeOnFail: { count: 1000, age: 30 * DAY_S },
+      stackTraceLimit: 3,
+    },
+  });
+  const chunks = new Queue<ChunkJobData>(QUEUES.chunks, {
+    ...base,
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 2000 },
+      removeOnComplete: true,
+      removeOnFail: { count: 5000, age: 7 * DAY_S },
+      stackTraceLimit: 3,
+    },
+  });
+  return {
+    ticks,
+    imports,
+    chunks,
+    close: () => Promise.all([ticks.close(), imports.close(), chunks.close()]).then(() => undefined),
+  };
+}
+export type FleetQueues = ReturnType<typeof openQueues>;

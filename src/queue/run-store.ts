@@ -1,0 +1,147 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Redis } from 'ioredis';
+import type { MappedRecord } from '../sources/record.js';
+import type { RecordOutcome } from '../sync/outcome.js';
+import { type RunSummary, RunTally } from '../sync/report/summary.js';
+import type { RunHandle, StopReason } from '../sync/run-handle.js';
+import type { FleetKeys } from './keys.js';
+
+/** What is known of a fleet run before it finishes. */
+export interface RunMeta {
+  runId: string;
+  feed: string;
+  kind: string;
+  accountId: number;
+  file: string;
+  sha256: string;
+  dryRun: boolean;
+  startedAt: string;
+  /** Set for runs that retry only the transiently failed lines of an earlier run. */
+  retryOf?: string;
+}
+
+export interface RunListing {
+  meta: RunMeta;
+  summary?: RunSummary;
+}
+
+/**
+ * Runs of the fleet in Redis, with the same report model as `erp-bridge sync`.
+ *
+ * Outcomes are stored in batches, one hash field per batch, named by who produced it (the import,
+ * or chunk N) and a counter: a job that runs again after a crash writes the same fields again
+ * instead of adding lines, so every record is in the report exactly once. Batches are deflated
+ * (about 30 bytes a record). Everything of a run expires with the retention period.
+ */
+export class RedisRunStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: FleetKeys,
+    private readonly retentionMs: number,
+  ) {}
+
+  async create(meta: RunMeta): Promise<void> {
+    const score = Date.parse(meta.startedAt);
+    await this.redis
+      .multi()
+      .hset(this.keys.run(meta.runId), 'meta', JSON.stringify(meta))
+      .pexpire(this.keys.run(meta.runId), this.retentionMs)
+      .zadd(this.keys.runs(), score, meta.runId)
+      .zadd(this.keys.runsOfFeed(meta.feed), score, meta.runId)
+      .exec();
+  }
+
+  /** The run as one job sees it; `scope` names the job's batches (e.g. `chunk:7`). */
+  handle(runId: string, scope: string): RunHandle {
+    let batch = 0;
+    return {
+      runId,
+      report: {
+        record: async (outcomes: readonly RecordOutcome[]) => {
+          if (outcomes.length > 0) await this.putBatch(runId, `${scope}:${batch++}`, outcomes);
+        },
+        finish: (summary: RunSummary) => this.finish(summary),
+      },
+      stopReason: () => this.stopReason(runId),
+      stop: (reason: StopReason) => this.stop(runId, reason),
+      wouldSend: async (records: readonly MappedRecord[]) => {
+        await this.redis.hincrby(this.keys.run(runId), 'wouldSend', records.length);
+      },
+    };
+  }
+
+  /** Whether a job of this scope already stored outcomes (a replayed import then skips the chunk). */
+  async hasBatch(runId: string, scope: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.runOutcomes(runId), `${scope}:0`)) === 1;
+  }
+
+  private async putBatch(runId: string, field: string, outcomes: readonly RecordOutcome[]): Promise<void> {
+    const key = this.keys.runOutcomes(runId);
+    await this.redis
+      .multi()
+      .hset(key, field, deflateRawSync(JSON.stringify(outcomes)))
+      .pexpire(key, this.retentionMs)
+      .exec();
+  }
+
+  async stopReason(runId: string): Promise<StopReason | undefined> {
+    const text = await this.redis.hget(this.keys.run(runId), 'stop');
+    return text ? (JSON.parse(text) as StopReason) : undefined;
+  }
+
+  async stop(runId: string, reason: StopReason): Promise<void> {
+    await this.redis.hsetnx(this.keys.run(runId), 'stop', JSON.stringify(reason));
+  }
+
+  async meta(runId: string): Promise<RunMeta | undefined> {
+    const text = await this.redis.hget(this.keys.run(runId), 'meta');
+    return text ? (JSON.parse(text) as RunMeta) : undefined;
+  }
+
+  async summary(runId: string): Promise<RunSummary | undefined> {
+    const text = await this.redis.hget(this.keys.run(runId), 'summary');
+    return text ? (JSON.parse(text) as RunSummary) : undefined;
+  }
+
+  async wouldSendCount(runId: string): Promise<number> {
+    return Number((await this.redis.hget(this.keys.run(runId), 'wouldSend')) ?? 0);
+  }
+
+  /** Every outcome of a run, batch by batch, in file-line order within each batch. */
+  async *outcomes(runId: string): AsyncGenerator<RecordOutcome> {
+    const key = this.keys.runOutcomes(runId);
+    let cursor = '0';
+    do {
+      const [next, entries] = await this.redis.hscanBuffer(key, cursor, 'COUNT', 100);
+      cursor = next.toString();
+      for (let i = 1; i < entries.length; i += 2) {
+        const batch = entries[i];
+        if (batch) yield* JSON.parse(inflateRawSync(batch).toString('utf8')) as RecordOutcome[];
+      }
+    } while (cursor !== '0');
+  }
+
+  /** Counts and control totals over every stored outcome. */
+  async tally(runId: string): Promise<RunTally> {
+    const tally = new RunTally();
+    for await (const outcome of this.outcomes(runId)) tally.add(outcome);
+    return tally;
+  }
+
+  async finish(summary: RunSummary): Promise<void> {
+    await this.redis.hset(this.keys.run(summary.runId), 'summary', JSON.stringify(summary));
+  }
+
+  /** The latest runs, newest first (of one feed, when given); prunes index entries past retention. */
+  async list(limit: number, feed?: string): Promise<RunListing[]> {
+    const index = feed ? this.keys.runsOfFeed(feed) : this.keys.runs();
+    await this.redis.zremrangebyscore(index, '-inf', Date.now() - this.retentionMs);
+    const ids = await this.redis.zrevrange(index, 0, limit - 1);
+    const listings: RunListing[] = [];
+    for (const runId of ids) {
+      const [meta, summary] = await Promise.all([this.meta(runId), this.summary(runId)]);
+      if (meta) listings.push({ meta, ...(summary ? { summary } : {}) });
+    }
+    return listings;
+  }
+}

@@ -1,0 +1,133 @@
+import { type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Clock } from '../client/index.js';
+import { loadFeedFile } from '../config/load-feed.js';
+import type { TenantGate } from '../gate/gate.js';
+import type { SyncClient } from '../sync/ports.js';
+import { chunkProcessor } from './chunk-job.js';
+import type { FileRegistry } from './file-registry.js';
+import type { FleetConfig } from './fleet-config.js';
+import { importProcessor } from './import-job.js';
+import { type FleetKeys, QUEUES } from './keys.js';
+import { enqueueFeed } from './producer.js';
+import type { FleetQueues, TickJobData } from './queues.js';
+import type { RedisRunStore } from './run-store.js';
+
+export interface WorkerDeps {
+  config: FleetConfig;
+  /** A connection with maxRetriesPerRequest: null; BullMQ duplicates it for its blocking reads. */
+  connection: Redis;
+  queues: FleetQueues;
+  keys: FleetKeys;
+  store: RedisRunStore;
+  registry: FileRegistry;
+  gate: TenantGate;
+  client: SyncClient;
+  clock: Clock;
+  logger: Logger;
+  /** Chunk jobs processed at once by this process (tenant limits apply on top, fleet-wide). */
+  concurrency: number;
+  /** How long a chunk without a tenant slot sleeps at most (a freed slot wakes it sooner). */
+  slotWaitMs?: number;
+}
+
+export interface RunningWorker {
+  /** Stops taking jobs; in-flight ones get `graceMs` to finish, then are released to other workers. */
+  close(graceMs?: number): Promise<{ released: boolean }>;
+}
+
+/**
+ * A fleet worker: executes the handlers of jobs/ (through the import and chunk adapters) and the
+ * scheduler's ticks. A killed worker's jobs are recovered by the others once their lock expires
+ * (stalled jobs); the existence checks make the replay harmless.
+ */
+export function startWorker(deps: WorkerDeps): RunningWorker {
+  const abort = new AbortController();
+  const common = {
+    connection: deps.connection,
+    prefix: deps.config.prefix,
+    lockDuration: deps.config.jobLockMs,
+    stalledInterval: Math.max(1000, Math.floor(deps.config.jobLockMs / 2)),
+    // Replays are harmless (idempotent syncing), so a job may stall a few times before failing.
+    maxStalledCount: 5,
+  };
+  const imports = new Worker(
+    QUEUES.imports,
+    importProcessor({
+      store: deps.store,
+      registry: deps.registry,
+      chunks: deps.queues.chunks,
+      chunkContext: (feed, logger) => ({
+        client: deps.client,
+        clock: deps.clock,
+        logger,
+        accountId: feed.accountId,
+        signal: abort.signal,
+      }),
+      logger: deps.logger,
+      maxRetryRuns: deps.config.failedRetryRuns,
+      signal: abort.signal,
+    }),
+    { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
+  );
+  const chunks = new Worker(
+    QUEUES.chunks,
+    chunkProcessor({
+      client: deps.client,
+      clock: deps.clock,
+      gate: deps.gate,
+      store: deps.store,
+      redis: deps.connection,
+      keys: deps.keys,
+      chunks: deps.queues.chunks,
+      logger: deps.logger,
+      signal: abort.signal,
+      ...(deps.slotWaitMs !== undefined ? { slotWaitMs: deps.slotWaitMs } : {}),
+    }),
+    { ...common, concurrency: deps.concurrency },
+  );
+  const ticks = new Worker(
+    QUEUES.ticks,
+    async (job: Job<TickJobData>) => {
+      const loaded = await loadFeedFile(job.data.feedFile);
+      const results = await enqueueFeed(
+        loaded,
+        {},
+        {
+          registry: deps.registry,
+          store: deps.store,
+          imports: deps.queues.imports,
+          logger: deps.logger.child({ feed: loaded.feed.name, job: job.id }),
+          now: () => deps.clock.now(),
+        },
+      );
+      return { enqueued: results.filter((r) => r.enqueued !== false).length };
+    },
+    { ...common, concurrency: 1 },
+  );
+  const workers = [imports, chunks, ticks];
+  for (const worker of workers)
+    worker.on('failed', (job, error) =>
+      deps.logger.error({ err: error, job: job?.id, queue: worker.name }, 'job failed'),
+    );
+
+  return {
+    close: async (graceMs = deps.config.shutdownGraceMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = Promise.all(workers.map((w) => w.close())).then(() => false);
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), graceMs);
+      });
+      const released = await Promise.race([graceful, timeout]);
+      clearTimeout(timer);
+      if (released) {
+        // Past the grace period: abort in-flight work and leave its jobs to the stalled-job
+        // check of the other workers (their locks are no longer renewed).
+        abort.abort(new Error('worker shutting down'));
+        await Promise.all(workers.map((w) => w.close(true)));
+      }
+      return { released };
+    },
+  };
+}

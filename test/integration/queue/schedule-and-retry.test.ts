@@ -1,0 +1,93 @@
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadFeedFile } from '../../../src/config/load-feed.js';
+import { syncSchedulers } from '../../../src/queue/scheduler.js';
+import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { transactionsExport } from '../../support/generated-exports.js';
+
+const world = fleetTestWorld();
+
+describe('transiently failed records', () => {
+  it('are retried by the next producer pass, only those lines, and then the file is done', async () => {
+    const fleet = world.start();
+    const exp = transactionsExport({ rows: 2_500, name: 'retry-a', invalidRows: [5], excludedRows: [] });
+    // The first chunk's existence check fails four times: the client gives up after three retries.
+    world.faults({ script: [{ op: 'checkTransactionsExist', fault: '500', times: 4 }] });
+    fleet.worker(1, { instantRetries: true });
+    const [first] = await fleet.enqueue(exp.feedFile);
+    const firstSummary = await fleet.finished(String(first?.runId));
+    // Chunks hold 1000 valid records: the first one spans rows 1-1001 (row 6 is rejected locally).
+    expect(firstSummary.counts).toMatchObject({ created: 1_499, rejected: 1, failed: 1_000 });
+    const failedLines = (await fleet.outcomes(String(first?.runId)))
+      .filter((o) => o.outcome === 'failed')
+      .map((o) => o.line);
+
+    const [retry] = await fleet.enqueue(exp.feedFile);
+    expect(retry?.enqueued).toBe('retry');
+    const retrySummary = await fleet.finished(String(retry?.runId));
+    // Only the failed lines ran again; the rejected one was not retried (its data must change).
+    expect(retrySummary.counts).toMatchObject({ created: 1_000, rejected: 0, failed: 0, skipped: 0 });
+    expect((await fleet.outcomes(String(retry?.runId))).map((o) => o.line)).toEqual(failedLines);
+
+    const [done] = await fleet.enqueue(exp.feedFile);
+    expect(done).toMatchObject({ enqueued: false, reason: 'already imported' });
+    const runs = await fleet.store.list(10, 'retry-a');
+    expect(runs.map((r) => r.meta.retryOf ?? null)).toEqual([first?.runId, null]);
+  });
+
+  it('stay failed (dead letter) after the configured number of retry runs', async () => {
+    const fleet = world.start({ failedRetryRuns: 1 });
+    const exp = transactionsExport({
+      rows: 300,
+      name: 'retry-b',
+      invalidRows: [],
+      excludedRows: [],
+    });
+    world.faults({ script: [{ op: 'checkTransactionsExist', fault: '500', times: 8 }] });
+    fleet.worker(1, { instantRetries: true });
+    const [first] = await fleet.enqueue(exp.feedFile);
+    expect((await fleet.finished(String(first?.runId))).counts.failed).toBe(300);
+    const [retry] = await fleet.enqueue(exp.feedFile);
+    expect(retry?.enqueued).toBe('retry');
+    expect((await fleet.finished(String(retry?.runId))).counts.failed).toBe(300);
+    const [after] = await fleet.enqueue(exp.feedFile);
+    expect(after).toMatchObject({ enqueued: false });
+  });
+});
+
+describe('the scheduler', () => {
+  it('fires a feed on its cron, and removes the scheduler when the feed loses its schedule', async () => {
+    const fleet = world.start();
+    const exp = transactionsExport({
+      rows: 50,
+      name: 'cron-a',
+      invalidRows: [],
+      excludedRows: [],
+    });
+    writeFileSync(
+      exp.feedFile,
+      `${(await import('node:fs')).readFileSync(exp.feedFile, 'utf8')}schedule: "*/1 * * * * *"\n`,
+    );
+    fleet.worker(2);
+    const loaded = await loadFeedFile(exp.feedFile);
+    const first = await syncSchedulers(fleet.queues.ticks, [loaded]);
+    // Running it twice (two schedulers) changes nothing.
+    const second = await syncSchedulers(fleet.queues.ticks, [loaded]);
+    expect(second).toEqual(first);
+    expect(first.upserted).toEqual([`feed:${loaded.file}`]);
+    expect(await fleet.queues.ticks.getJobSchedulersCount()).toBe(1);
+
+    const deadline = Date.now() + 10_000;
+    let runs = await fleet.store.list(5, 'cron-a');
+    while (runs.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      runs = await fleet.store.list(5, 'cron-a');
+    }
+    expect(runs).toHaveLength(1);
+    expect((await fleet.finished(runs[0]?.meta.runId ?? '')).counts.created).toBe(50);
+
+    const gone = await syncSchedulers(fleet.queues.ticks, []);
+    expect(gone.removed).toEqual([`feed:${loaded.file}`]);
+    expect(await fleet.queues.ticks.getJobSchedulersCount()).toBe(0);
+  });
+});

@@ -1,0 +1,207 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type Clock, PartnerClient, systemClock } from '../../src/client/index.js';
+import { loadFeedFile } from '../../src/config/load-feed.js';
+import { gateHooks, partnerScope } from '../../src/gate/client-hooks.js';
+import type { TenantGate } from '../../src/gate/gate.js';
+import { RedisGate } from '../../src/gate/redis-gate.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { FileRegistry } from '../../src/queue/file-registry.js';
+import type { FleetConfig } from '../../src/queue/fleet-config.js';
+import { fleetKeys } from '../../src/queue/keys.js';
+import { type EnqueueOptions, enqueueFeed } from '../../src/queue/producer.js';
+import { openQueues } from '../../src/queue/queues.js';
+import { connectRedis } from '../../src/queue/redis.js';
+import { RedisRunStore } from '../../src/queue/run-store.js';
+import { type RunningWorker, startWorker } from '../../src/queue/worker.js';
+import { createFaultInjector } from '../../src/sandbox/faults.js';
+import { FaultConfig, type FaultConfigInput } from '../../src/sandbox/faults-config.js';
+import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
+import type { RecordOutcome } from '../../src/sync/outcome.js';
+import type { RunSummary } from '../../src/sync/report/summary.js';
+import { type TestRedis, testRedis } from './redis.js';
+
+/**
+ * The fleet in this process against a real Redis and a sandbox on loopback: a producer side
+ * (enqueue, runs, reports) and any number of workers, each with its own Redis connections and
+ * gate, as separate processes would have. Real time: BullMQ and Redis run on their own clocks.
+ */
+export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides: Partial<FleetConfig> = {}) {
+  const config: FleetConfig = {
+    redisUrl: redis.url,
+    prefix: redis.newPrefix(),
+    runRetentionMs: 86_400_000,
+    failedRetryRuns: 2,
+    shutdownGraceMs: 5_000,
+    slotLeaseMs: 10_000,
+    jobLockMs: 5_000,
+    ...overrides,
+  };
+  const logger = createLogger({ level: 'silent' });
+  const connection = connectRedis(config.redisUrl, 'test-producer');
+  const keys = fleetKeys(config.prefix);
+  const queues = openQueues(connection, config.prefix);
+  const store = new RedisRunStore(connection, keys, config.runRetentionMs);
+  const registry = new FileRegistry(connection, keys);
+  const closers: (() => Promise<unknown>)[] = [];
+  /** Request starts and 429s of every worker, in the order they happened. */
+  const events: { kind: 'start' | '429' | 'paused'; at: number; operation: string; retryAfterMs?: number }[] =
+    [];
+
+  /**
+   * A worker. `instantRetries` makes the client's retry and Retry-After waits pass at once (the
+   * waits themselves are tested with fake time in the client tests).
+   */
+  function worker(concurrency = 4, options: { instantRetries?: boolean } = {}): RunningWorker {
+    const clientClock: Clock = options.instantRetries
+      ? { now: () => Date.now(), sleep: async () => {} }
+      : systemClock;
+    const own = connectRedis(config.redisUrl, 'test-worker');
+    const gate = new RedisGate({
+      redis: () => own.duplicate(),
+      keyPrefix: config.prefix,
+      leaseTtlMs: config.slotLeaseMs,
+    });
+    // The gate as the hooks see it, noting when a pause has been stored (for the 429 test).
+    const observed: TenantGate = {
+      tryAcquire: (t, l) => gate.tryAcquire(t, l),
+      acquire: (t, l, signal) => gate.acquire(t, l, signal),
+      waitUntilOpen: (scope, signal) => gate.waitUntilOpen(scope, signal),
+      pause: async (scope, untilMs) => {
+        await gate.pause(scope, untilMs);
+        events.push({ kind: 'paused', at: Date.now(), operation: scope });
+      },
+    };
+    const hooks = gateHooks(observed, partnerScope(sandbox.clientId), clientClock, logger);
+    const client = new PartnerClient(
+      {
+        baseUrl: sandbox.url,
+        authUrl: sandbox.authUrl,
+        clientId: sandbox.clientId,
+        clientSecret: sandbox.clientSecret,
+      },
+      {
+        logger,
+        clock: clientClock,
+        hooks: {
+          ...hooks,
+          // Recorded once the gate let the request go: when requests really started.
+          beforeRequest: async (start) => {
+            await hooks.beforeRequest(start);
+            events.push({ kind: 'start', at: Date.now(), operation: start.operation });
+          },
+          onRateLimited: (info) => {
+            events.push({
+              kind: '429',
+              at: Date.now(),
+              operation: info.operation,
+              retryAfterMs: info.retryAfterMs,
+            });
+            hooks.onRateLimited(info);
+          },
+        },
+      },
+    );
+    const running = startWorker({
+      config,
+      connection: own,
+      queues: openQueues(own, config.prefix),
+      keys,
+      store: new RedisRunStore(own, keys, config.runRetentionMs),
+      registry: new FileRegistry(own, keys),
+      gate,
+      client,
+      clock: systemClock,
+      logger,
+      concurrency,
+      slotWaitMs: 500,
+    });
+    let closed = false;
+    const close = async (graceMs?: number) => {
+      if (closed) return { released: false };
+      closed = true;
+      const result = await running.close(graceMs);
+      await gate.close();
+      await client.close();
+      await own.quit();
+      return result;
+    };
+    closers.push(close);
+    return { close };
+  }
+
+  async function enqueue(feedFile: string, options: EnqueueOptions = {}) {
+    return enqueueFeed(await loadFeedFile(feedFile), options, {
+      registry,
+      store,
+      imports: queues.imports,
+      logger,
+      now: () => Date.now(),
+    });
+  }
+
+  /** Polls until the run has a summary (every chunk finished), or fails after `timeoutMs`. */
+  async function finished(runId: string, timeoutMs = 20_000): Promise<RunSummary> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const summary = await store.summary(runId);
+      if (summary) return summary;
+      if (Date.now() > deadline) throw new Error(`run ${runId} did not finish within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function outcomes(runId: string): Promise<RecordOutcome[]> {
+    const all: RecordOutcome[] = [];
+    for await (const o of store.outcomes(runId)) all.push(o);
+    return all.sort((a, b) => a.line - b.line);
+  }
+
+  return {
+    config,
+    events,
+    connection,
+    queues,
+    store,
+    registry,
+    worker,
+    enqueue,
+    finished,
+    outcomes,
+    close: async () => {
+      for (const close of closers.splice(0)) await close();
+      await queues.close();
+      await connection.quit();
+    },
+  };
+}
+
+/**
+ * A test file's world: one sandbox (faults configurable per test, back to `baseFaults` after
+ * each) and one Redis prefix; `start()` gives a fresh fleet per test, closed after it.
+ */
+export function fleetTestWorld(baseFaults: FaultConfigInput = {}) {
+  const redis = testRedis();
+  const faults = createFaultInjector(baseFaults);
+  const world = {} as { sandbox: SandboxHandle; fleet?: ReturnType<typeof fleetHarness> };
+  beforeAll(async () => {
+    world.sandbox = await startSandbox({ faults });
+  });
+  afterAll(async () => {
+    await world.sandbox.close();
+    await redis.cleanup();
+  });
+  afterEach(async () => {
+    await world.fleet?.close();
+    world.fleet = undefined;
+    world.sandbox.runtime.reset();
+    faults.configure(FaultConfig.parse(baseFaults));
+  });
+  return {
+    faults: (config: FaultConfigInput) => faults.configure(FaultConfig.parse(config)),
+    sandbox: () => world.sandbox,
+    start: (overrides: Partial<FleetConfig> = {}) => {
+      world.fleet = fleetHarness(redis, world.sandbox, overrides);
+      return world.fleet;
+    },
+  };
+}
