@@ -15,7 +15,7 @@ export class SourceLayoutError extends Error {
 
 const describe = (ref: ColumnRef) => (typeof ref === 'number' ? `column #${ref}` : `column "${ref}"`);
 
-function checkColumn(ref: ColumnRef, columns: Columns | undefined): void {
+export function checkColumn(ref: ColumnRef, columns: Columns | undefined): void {
   if (!columns) return;
   if (typeof ref === 'string' && columns.duplicated.has(ref)) {
     const positions = columns.names.flatMap((n, i) => (n === ref ? [i + 1] : []));

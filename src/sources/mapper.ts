@@ -3,7 +3,7 @@ import type { Feed } from '../config/feed.js';
 import { KIND_FIELDS, type RecordKind } from '../config/kinds.js';
 import { BankAccountCreate, InvoiceCreate, PlanRequest, TransactionInput } from '../contract/index.js';
 import type { CellFormats, Converted } from './convert.js';
-import { type FieldReader, fieldReader } from './field-plan.js';
+import { checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { DerivedIds } from './identity.js';
 import type { KindPayload, MapOutcome } from './record.js';
 import type { Columns, SourceRow } from './row.js';
@@ -49,6 +49,13 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
     implicit.push(['replaceCurrentValuesForThePeriod', feed.replaceCurrentValuesForThePeriod]);
   }
   const exclusions = feed.exclude.map((rule, i) => {
+    // A misspelt column would make the rule silently exclude nothing: refuse it like a mapping.
+    try {
+      checkColumn(rule.column, columns);
+    } catch (error) {
+      if (!(error instanceof SourceLayoutError)) throw error;
+      throw new SourceLayoutError(`exclude rule #${i + 1}: ${error.message}`);
+    }
     const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches);
     return (row: SourceRow) => {
       const cell = row.cell(rule.column)?.trim() ?? '';

@@ -130,4 +130,18 @@ describe('compileMapper', () => {
       mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag'), 'Datum;Betrag;Betrag\n01.02.2026;1;2\n'),
     ).rejects.toThrow(/appears more than once \(positions 2, 3\); address it by position/);
   });
+
+  it('stops a file whose header lacks the column of an exclude rule, instead of excluding nothing', async () => {
+    await expect(
+      mapAll(
+        txFeed(
+          '  bookingDate: Datum\n  amount: Betrag',
+          'exclude:\n  - {column: Stauts, equals: vorgemerkt}',
+        ),
+        'Datum;Betrag;Status\n01.02.2026;1;vorgemerkt\n',
+      ),
+    ).rejects.toThrow(
+      /exclude rule #1: column "Stauts" is not in the header; the header has: Datum, Betrag, Status/,
+    );
+  });
 });
