@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dataOf, sandboxPerFile } from '../../support/sandbox.js';
-import { bankId, DEMO, tx } from './finance-fixtures.js';
+import { bankAccountBody, bankId, DEMO, tx } from './finance-fixtures.js';
 
 type Tx = Record<string, unknown> & { id: number; externalId: string };
 
@@ -16,6 +16,15 @@ const call = (method: string, path: string, body?: unknown) =>
   world.sb.call(method, path, { account: DEMO, body, token: world.token });
 const bulk = (bankAccountId: number, transactions: unknown[]) =>
   call('POST', '/bank-account-transactions/bulk', { bankAccountId, transactions });
+
+/** Bulk-creates one transaction per externalId; answers their ids. */
+async function createdIds(bankAccountId: number, externalIds: string[]): Promise<number[]> {
+  const { body } = await bulk(
+    bankAccountId,
+    externalIds.map((id) => tx(id)),
+  );
+  return (body as { created: { transactionId: number }[] }).created.map((c) => c.transactionId);
+}
 
 describe('single transactions', () => {
   it('creates, reads and lists a transaction; currency defaults to the account currency', async () => {
@@ -137,6 +146,20 @@ describe('single transactions', () => {
     const res = await call('PATCH', '/bank-account-transactions/777', { amount: 1 });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'BANK_ACCOUNT_NOT_MODIFIABLE' });
+  });
+
+  it('finds each transaction by id whatever bank account holds it; other ids are 404', async () => {
+    const other = dataOf<{ id: number }>(await call('POST', '/bank-accounts', bankAccountBody())).id;
+    // Interleaved, so each bank account's ids have gaps that belong to the other one.
+    const ids = [
+      ...(await createdIds(main, ['m-1', 'm-2'])),
+      ...(await createdIds(other, ['o-1', 'o-2'])),
+      ...(await createdIds(main, ['m-3', 'm-4'])),
+    ];
+    for (const id of ids)
+      expect(dataOf<Tx>(await call('GET', `/bank-account-transactions/${id}`)).id).toBe(id);
+    for (const unused of [other, Math.max(...ids) + 1])
+      expect((await call('GET', `/bank-account-transactions/${unused}`)).status).toBe(404);
   });
 
   it('lists page by page in id order and requires bankAccountId', async () => {
