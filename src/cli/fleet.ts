@@ -40,7 +40,9 @@ export async function connectFleet(
   }
   await warnUnlessNoEviction(redis, logger);
   const keys = fleetKeys(config.prefix);
-  const queues = openQueues(redis, config.prefix);
+  const queues = openQueues(redis, config.prefix, (error, queue) =>
+    logger.warn({ err: error, queue }, 'Redis connection error; reconnecting'),
+  );
   return {
     config,
     redis,

@@ -1,4 +1,4 @@
-import { DelayedError, type Job, type Queue } from 'bullmq';
+import { DelayedError, type Job, type Queue, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -62,9 +62,13 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       job: job.id,
       chunk: chunk.seq,
     });
-    const lease = await deps.gate.tryAcquire(tenant, limit);
+    let lease = await deps.gate.tryAcquire(tenant, limit);
     if (!lease) {
       await deps.redis.zadd(waiters(tenant), Date.now(), String(job.id));
+      // A slot freed between the first try and the registration would wake nobody: try once more.
+      lease = await deps.gate.tryAcquire(tenant, limit);
+    }
+    if (!lease) {
       const wait = deps.slotWaitMs ?? 2000;
       await job.moveToDelayed(Date.now() + wait + Math.floor(Math.random() * wait), token);
       throw new DelayedError();
@@ -82,6 +86,16 @@ export function chunkProcessor(deps: ChunkJobDeps) {
           ...(deps.signal ? { signal: deps.signal } : {}),
         });
       } catch (error) {
+        if (deps.signal?.aborted) {
+          // The worker is shutting down past its grace period (worker.ts) and aborted the chunk's
+          // requests. The chunk is released, not failed: storing its records as failed used to
+          // complete the job, so a plain shutdown showed up as failed records in the run's report.
+          // Back to the queue at once; should that fail, the lock expires and the stalled-job check
+          // hands it on. Another worker replays it; the existence checks make that harmless.
+          logger.warn('worker shutting down: chunk released to another worker');
+          await job.moveToWait(token).catch(() => undefined);
+          throw new WaitingError();
+        }
         // Not a service answer (those are outcomes already): a bug or lost infrastructure. The
         // chunk's records are failed with the reason, so the run can finish and retry them later.
         logger.error({ err: error }, 'chunk failed unexpectedly');

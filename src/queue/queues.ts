@@ -15,8 +15,14 @@ const DAY_S = 86_400;
  * The fleet's three queues with their job hygiene: finished jobs are removed by count and age,
  * chunk jobs as soon as they complete (their records are in the run's report by then), stack
  * traces are short and the event streams capped, so Redis does not grow with the job history.
+ * `onError` hears lost connections (ioredis reconnects by itself); without it BullMQ prints each
+ * one raw on stderr.
  */
-export function openQueues(connection: Redis, prefix: string) {
+export function openQueues(
+  connection: Redis,
+  prefix: string,
+  onError?: (error: Error, queue: string) => void,
+) {
   const base = { connection, prefix, streams: { events: { maxLen: 1000 } } };
   const ticks = new Queue<TickJobData>(QUEUES.ticks, {
     ...base,
@@ -46,6 +52,8 @@ export function openQueues(connection: Redis, prefix: string) {
       stackTraceLimit: 3,
     },
   });
+  if (onError)
+    for (const queue of [ticks, imports, chunks]) queue.on('error', (error) => onError(error, queue.name));
   return {
     ticks,
     imports,

@@ -107,10 +107,16 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     { ...common, concurrency: 1 },
   );
   const workers = [imports, chunks, ticks];
-  for (const worker of workers)
+  for (const worker of workers) {
     worker.on('failed', (job, error) =>
       deps.logger.error({ err: error, job: job?.id, queue: worker.name }, 'job failed'),
     );
+    // Lost Redis connections (a restart, a failover): BullMQ reconnects and goes on by itself.
+    // Without a listener it prints each error raw on stderr, around the JSON log.
+    worker.on('error', (error) =>
+      deps.logger.warn({ err: error, queue: worker.name }, 'Redis connection error; reconnecting'),
+    );
+  }
 
   return {
     close: async (graceMs = deps.config.shutdownGraceMs) => {

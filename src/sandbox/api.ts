@@ -61,6 +61,7 @@ export async function handleOperation(
   const headerAccount = spec.accountHeader ? accountIdHeader(req.headers['x-account-id']) : undefined;
   const statsAccount = typeof headerAccount === 'number' ? headerAccount : undefined;
   runtime.stats.begin(statsAccount);
+  const arrivedAt = runtime.onRequest ? Date.now() : 0;
   let status = 500;
   try {
     const { state } = runtime;
@@ -130,5 +131,12 @@ export async function handleOperation(
     sendJson(res, fault.status, fault.toBody(runtime.clock.now()), fault.headers);
   } finally {
     runtime.stats.end(statsAccount, name, status);
+    runtime.onRequest?.({
+      at: arrivedAt,
+      doneAt: Date.now(),
+      operation: name,
+      ...(statsAccount !== undefined ? { accountId: statsAccount } : {}),
+      status,
+    });
   }
 }

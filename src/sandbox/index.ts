@@ -11,6 +11,7 @@ export {
   NO_FAULTS,
   parseFaultConfig,
 } from './faults.js';
+export type { SandboxRequestEvent } from './runtime.js';
 export { DEFAULT_SEED, parseSeed, type Seed, SeedFile } from './seed.js';
 export { type SandboxHandle, type SandboxOptions, startSandbox } from './server.js';
 export { DEFAULT_SSO, type SsoOptions } from './sso.js';

@@ -17,8 +17,21 @@ export class SandboxClock {
   }
 }
 
+/** One answered partner API call, for tests that need the order and timing of requests. */
+export interface SandboxRequestEvent {
+  /** When the request arrived (epoch ms, real time), and when it was answered or dropped. */
+  at: number;
+  doneAt: number;
+  operation: string;
+  accountId?: number;
+  /** HTTP status; 0 when the sandbox dropped the connection on purpose. */
+  status: number;
+}
+
 export interface RuntimeOptions {
   sso?: SsoOptions;
+  /** Told of every partner API call once it is answered (not of token or admin requests). */
+  onRequest?: (event: SandboxRequestEvent) => void;
 }
 
 /**
@@ -33,6 +46,7 @@ export class SandboxRuntime {
   readonly stats = new SandboxStats();
   readonly clock = new SandboxClock();
   readonly sso: SsoIssuer;
+  readonly onRequest: ((event: SandboxRequestEvent) => void) | undefined;
   private faultInjector!: FaultInjector;
 
   constructor(
@@ -42,6 +56,7 @@ export class SandboxRuntime {
   ) {
     this.faults = faults;
     this.sso = new SsoIssuer(options.sso);
+    this.onRequest = options.onRequest;
     this.state = buildState(seed);
     bindSso(this.state, this.sso);
     this.tokens = new TokenStore(seed.tokenLifetimeSeconds);

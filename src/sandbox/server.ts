@@ -6,7 +6,7 @@ import { SandboxFault } from './fault.js';
 import { createFaultInjector, type FaultInjector } from './faults.js';
 import { readBody, sendJson } from './http.js';
 import { createRouter } from './router.js';
-import { SandboxRuntime } from './runtime.js';
+import { type SandboxRequestEvent, SandboxRuntime } from './runtime.js';
 import { DEFAULT_SEED, parseSeed, type Seed } from './seed.js';
 import type { SsoOptions } from './sso.js';
 import { handleTokenRequest } from './token-endpoint.js';
@@ -20,6 +20,8 @@ export interface SandboxOptions {
   faults?: FaultInjector;
   /** Init-token lifetime (30..60 s), audience, issuer and per-partner rate; defaults in sso.ts. */
   sso?: SsoOptions;
+  /** Told of every partner API call once it is answered: arrival, operation, account, status. */
+  onRequest?: (event: SandboxRequestEvent) => void;
 }
 
 export interface SandboxHandle {
@@ -38,7 +40,10 @@ const API_PREFIX = '/v2';
 /** Starts the sandbox on HOST:PORT (port 0 picks a free one) and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const seed = options.seed ?? parseSeed(DEFAULT_SEED, 'default seed');
-  const runtime = new SandboxRuntime(seed, options.faults ?? createFaultInjector({}), { sso: options.sso });
+  const runtime = new SandboxRuntime(seed, options.faults ?? createFaultInjector({}), {
+    sso: options.sso,
+    onRequest: options.onRequest,
+  });
   const route = createRouter();
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {

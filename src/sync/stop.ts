@@ -81,7 +81,7 @@ export function stopFor(error: unknown): RunStopError | undefined {
       unreachable
         ? `the authorization server cannot be reached: ${error.message}`
         : `the service refused the credentials: ${error.message}`,
-      unreachable ? 3 : 3,
+      3,
     );
   }
   if (error.kind === 'network' && error.code === 'SERVICE_UNREACHABLE') {

@@ -15,6 +15,7 @@ import { RedisRunStore } from '../../src/queue/run-store.js';
 import { type RunningWorker, startWorker } from '../../src/queue/worker.js';
 import { createFaultInjector } from '../../src/sandbox/faults.js';
 import { FaultConfig, type FaultConfigInput } from '../../src/sandbox/faults-config.js';
+import type { SandboxRequestEvent } from '../../src/sandbox/runtime.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import type { RunSummary } from '../../src/sync/report/summary.js';
@@ -39,7 +40,9 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
   const logger = createLogger({ level: 'silent' });
   const connection = connectRedis(config.redisUrl, 'test-producer');
   const keys = fleetKeys(config.prefix);
-  const queues = openQueues(connection, config.prefix);
+  // Lost connections (a Redis restart test) are expected here; ioredis reconnects.
+  const ignoreConnectionErrors = () => {};
+  const queues = openQueues(connection, config.prefix, ignoreConnectionErrors);
   const store = new RedisRunStore(connection, keys, config.runRetentionMs);
   const registry = new FileRegistry(connection, keys);
   const closers: (() => Promise<unknown>)[] = [];
@@ -104,7 +107,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
     const running = startWorker({
       config,
       connection: own,
-      queues: openQueues(own, config.prefix),
+      queues: openQueues(own, config.prefix, ignoreConnectionErrors),
       keys,
       store: new RedisRunStore(own, keys, config.runRetentionMs),
       registry: new FileRegistry(own, keys),
@@ -178,13 +181,15 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
 /**
  * A test file's world: one sandbox (faults configurable per test, back to `baseFaults` after
  * each) and one Redis prefix; `start()` gives a fresh fleet per test, closed after it.
+ * `requests()` are the partner API calls the sandbox answered during the test, in answer order.
  */
 export function fleetTestWorld(baseFaults: FaultConfigInput = {}) {
   const redis = testRedis();
   const faults = createFaultInjector(baseFaults);
   const world = {} as { sandbox: SandboxHandle; fleet?: ReturnType<typeof fleetHarness> };
+  const requests: SandboxRequestEvent[] = [];
   beforeAll(async () => {
-    world.sandbox = await startSandbox({ faults });
+    world.sandbox = await startSandbox({ faults, onRequest: (event) => requests.push(event) });
   });
   afterAll(async () => {
     await world.sandbox.close();
@@ -195,10 +200,17 @@ export function fleetTestWorld(baseFaults: FaultConfigInput = {}) {
     world.fleet = undefined;
     world.sandbox.runtime.reset();
     faults.configure(FaultConfig.parse(baseFaults));
+    requests.length = 0;
   });
   return {
     faults: (config: FaultConfigInput) => faults.configure(FaultConfig.parse(config)),
     sandbox: () => world.sandbox,
+    requests: (): readonly SandboxRequestEvent[] => requests,
+    /** Every transaction the sandbox holds for the account, over all its bank accounts. */
+    transactions: (accountId = 1001) =>
+      [...(world.sandbox.runtime.state.accounts.get(accountId)?.transactions.values() ?? [])].flatMap((m) => [
+        ...m.values(),
+      ]),
     start: (overrides: Partial<FleetConfig> = {}) => {
       world.fleet = fleetHarness(redis, world.sandbox, overrides);
       return world.fleet;

@@ -5,7 +5,7 @@ import { centsToDecimal, decimalToCents, type GeneratedExport } from './generate
 import type { HarnessRun, RequestEvent } from './sync-harness.js';
 
 /** Outcomes counted by kind (every kind present, zeros included), as the summary counts them. */
-export function countOutcomes(outcomes: readonly RecordOutcome[]): Record<Outcome, number> {
+function countOutcomes(outcomes: readonly RecordOutcome[]): Record<Outcome, number> {
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const o of outcomes) counts[o.outcome]++;
   return counts;
@@ -21,7 +21,10 @@ const sumOf = (outcomes: readonly RecordOutcome[]) =>
  * summary counts equal to the outcome counts, and control totals (records and exact amount per
  * outcome, as decimal text) that add up to the file's own total.
  */
-export function expectAccounted(run: HarnessRun, source: Pick<GeneratedExport, 'lines' | 'total'>): void {
+export function expectAccounted(
+  run: Pick<HarnessRun, 'summary' | 'outcomes'>,
+  source: Pick<GeneratedExport, 'lines' | 'total'>,
+): void {
   const { summary, outcomes } = run;
   expect(outcomes.map((o) => o.line).sort((a, b) => a - b)).toEqual(source.lines);
   const counts = countOutcomes(outcomes);
@@ -68,4 +71,20 @@ export function expectNoRequestDuringPauses(events: readonly RequestEvent[]): vo
       `requests during the ${event.retryAfterMs} ms pause after a 429 of ${event.operation}`,
     ).toEqual([]);
   });
+}
+
+/**
+ * A fleet run sent every record of `source` exactly once: its report accounts for the file
+ * (expectAccounted) and the service holds each sent externalId once, none missing, none twice.
+ */
+export function expectExactlyOnce(
+  run: Pick<HarnessRun, 'summary' | 'outcomes'>,
+  stored: readonly { externalId: string | null }[],
+  source: Pick<GeneratedExport, 'lines' | 'total' | 'externalIds'>,
+): void {
+  expectAccounted(run, source);
+  const prefix = source.externalIds[0]?.replace(/\d+$/, '') ?? '';
+  const ours = stored.filter((s) => s.externalId?.startsWith(prefix));
+  expectNoDuplicates(ours);
+  expect(ours.map((s) => s.externalId).sort()).toEqual([...source.externalIds].sort());
 }

@@ -89,6 +89,12 @@ describe('transactions end to end under faults (2,500 German CSV rows, three chu
     const stored = await h.stored(1001, 'transactions');
     expectNoDuplicates(stored);
     expect(stored).toHaveLength(parallel.externalIds.length);
+
+    h.setFaults();
+    const second = await h.run(parallel.feedFile);
+    expectAccounted(second, parallel);
+    expect(second.summary.counts).toMatchObject({ created: 0, failed: 0 });
+    expect(await h.stored(1001, 'transactions')).toHaveLength(parallel.externalIds.length);
   });
 
   it('random 500s, resets and commit-then-fail, two chunks at a time: every record once; a clean rerun completes', async () => {

@@ -114,18 +114,22 @@ describe('errors that stop a feed’s run, with what the operator must do', () =
     expect(run.summary.stopReason?.message).toContain(NO_SLOT_ADVICE);
     expect(run.summary.counts).toMatchObject({ created: 0, failed: source.externalIds.length });
     expect(exitCodeOfRun(run)).toBe(1);
+
+    const second = await h.run(source.feedFile);
+    expectAccounted(second, source);
+    expect(second.summary).toMatchObject({ stopReason: { code: 'MAX_BANK_ACCOUNTS_REACHED' } });
     expect(h.requests('createTransactionsBulk')).toEqual({});
+    expect(h.requests('createBankAccount')).toEqual({ '400': 2 });
   });
 });
 
 describe('preparing a transactions feed’s target account under faults', () => {
+  /** Two chunks, every row sent. */
+  const cleanExport = (name: string) =>
+    transactionsExport({ name, rows: 1_500, invalidRows: [], excludedRows: [] });
+
   it('500s on listing the bank accounts beyond the retries fail the records with a report instead of aborting the run', async () => {
-    const source = transactionsExport({
-      name: 'gen-tx-prep',
-      rows: 1_500,
-      invalidRows: [],
-      excludedRows: [],
-    });
+    const source = cleanExport('gen-tx-prep');
     h = await syncHarness({ script: [{ op: 'listBankAccounts', fault: '500', times: 4 }] });
     const first = await h.run(source.feedFile);
     expectAccounted(first, source);
@@ -145,26 +149,22 @@ describe('preparing a transactions feed’s target account under faults', () => 
   });
 
   it('a dropped connection after the target account was created: re-listed, not created twice', async () => {
-    const source = transactionsExport({
-      name: 'gen-tx-target',
-      rows: 1_500,
-      invalidRows: [],
-      excludedRows: [],
-    });
+    const source = cleanExport('gen-tx-target');
     h = await syncHarness({ script: [{ op: 'createBankAccount', fault: 'commit-then-reset' }] });
-    const run = await h.run(source.feedFile);
-    expectAccounted(run, source);
-    expect(run.summary.counts).toMatchObject({ created: 1_500, failed: 0 });
+    for (const [i, run] of [await h.run(source.feedFile), await h.run(source.feedFile)].entries()) {
+      expectAccounted(run, source);
+      expect(run.summary.counts).toMatchObject({ [i === 0 ? 'created' : 'skipped']: 1_500, failed: 0 });
+    }
+    expect(h.requests('createBankAccount')).toEqual({ reset: 1 });
     const banks = [...account(1001).bankAccounts.values()];
     expectNoDuplicates(banks);
     expect(banks.filter((b) => b.externalId === 'gen-giro')).toHaveLength(1);
+    expectNoDuplicates(h.transactions(1001));
   });
 });
 
 describe('bank accounts end to end under faults (the demo bank-accounts feed; creates are not de-duplicated)', () => {
-  function stored() {
-    return [...(h.sandbox.runtime.state.accounts.get(1002)?.bankAccounts.values() ?? [])];
-  }
+  const stored = () => [...account(1002).bankAccounts.values()];
 
   it.each([{ fault: 'commit-then-500' as const }, { fault: 'commit-then-reset' as const }])(
     '$fault on a create: re-listed, not resent; a rerun changes nothing',

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { OUTCOME_COLUMNS } from '../../../src/reporting/file-sink.js';
+import { fleetTestWorld } from '../../support/fleet-harness.js';
+import {
+  answered,
+  cliProcesses,
+  enqueueExport,
+  finishedExactlyOnce,
+  SLOW_MACHINE_TIMEOUT_MS,
+  startFleet,
+} from '../../support/worker-process.js';
+
+/**
+ * The fleet as deployed: `erp-bridge worker` processes (children, from source) sharing one Redis,
+ * the producer side in this process (same Redis and prefix), the sandbox in this process so its
+ * state, stats and request log can be read. Fault-free behaviour here; kills and restarts in
+ * multi-process-faults.test.ts.
+ */
+const world = fleetTestWorld();
+const cli = cliProcesses();
+
+describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
+  it('keep a tenant at its limit of chunks in flight, across processes, and create each record once', async () => {
+    // Slow answers, so chunks queue up faster than they finish and the limit is really tested.
+    world.faults({ latency: { ms: 100, jitterMs: 0 } });
+    const { fleet, workers } = await startFleet(world, cli, 2, { logLevel: 'debug' });
+    const run = await enqueueExport(fleet, 'mp-limit', 6_000);
+    const summary = await finishedExactlyOnce(world, fleet, run, workers);
+    expect(summary.counts).toMatchObject({ created: 6_000, skipped: 0, failed: 0, rejected: 0 });
+    // Both processes synced chunks: the limit held across them, not just within one.
+    for (const worker of workers)
+      expect(
+        worker.entries.filter(answered('createTransactionsBulk')).length,
+        worker.describe(),
+      ).toBeGreaterThan(0);
+    // >= 2: the run really had two chunks in flight at once; <= 2: never more than the limit.
+    expect(world.sandbox().runtime.stats.snapshot().maxConcurrentByAccount['1001']).toBe(2);
+  });
+
+  it("obey a 429's Retry-After fleet-wide: no process sends the tenant's requests during the pause", async () => {
+    // One chunk per process at a time: the two chunks in flight are in different processes.
+    const { fleet, workers } = await startFleet(world, cli, 2, { concurrency: 1 });
+    world.faults({
+      latency: { ms: 20, jitterMs: 0 },
+      script: [{ op: 'createTransactionsBulk', fault: '429', times: 1, retryAfterSeconds: 2 }],
+    });
+    const run = await enqueueExport(fleet, 'mp-429', 5_000);
+    const summary = await finishedExactlyOnce(world, fleet, run, workers);
+    expect(summary.counts).toMatchObject({ created: 5_000, failed: 0 });
+
+    const requests = world.requests();
+    const limited = requests.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(1);
+    const answeredAt = limited[0]?.doneAt ?? Number.NaN;
+    // The worker stores the pause in Redis a moment after the 429 arrives; a request whose gate
+    // check ran just before cannot be recalled. 250 ms later, and until 50 ms before the pause
+    // ends, no request of the tenant may arrive: the other process's chunk wanted to go on.
+    const tenantCalls = requests.filter(
+      (r) =>
+        r.accountId === 1001 &&
+        (r.operation === 'createTransactionsBulk' || r.operation === 'checkTransactionsExist'),
+    );
+    const during = tenantCalls.filter((r) => r.at >= answeredAt + 250 && r.at <= answeredAt + 1_950);
+    expect(during).toEqual([]);
+    // And the fleet went on once the pause was over (the retried bulk and the rest of the run).
+    expect(tenantCalls.filter((r) => r.at > answeredAt + 1_950).length).toBeGreaterThan(0);
+    // Two requests of the tenant at once: with one chunk per process, both processes were syncing,
+    // so the pause really had another process to hold back.
+    expect(world.sandbox().runtime.stats.snapshot().maxConcurrentByAccount['1001']).toBe(2);
+  });
+
+  it('reimport a finished file through the CLI creating nothing new; runs and report show both runs', async () => {
+    const { fleet, env, workers } = await startFleet(world, cli, 2);
+    const first = await enqueueExport(fleet, 'mp-reimport', 1_500);
+    expect((await finishedExactlyOnce(world, fleet, first, workers)).counts).toMatchObject({
+      created: 1_500,
+    });
+    const before = world.transactions().length;
+
+    const enqueued = await cli.run(['enqueue', first.exp.feedFile, '--reimport'], env);
+    expect(enqueued.code, enqueued.describe()).toBe(0);
+    const againId = /enqueued \(reimport\) as run (\S+)/.exec(enqueued.stdout)?.[1];
+    expect(againId, enqueued.describe()).toBeDefined();
+    expect(againId).not.toBe(first.runId);
+    const again = { runId: String(againId), exp: first.exp };
+    const summary = await finishedExactlyOnce(world, fleet, again, workers);
+    expect(summary.counts).toMatchObject({ created: 0, skipped: 1_500, failed: 0, rejected: 0 });
+    expect(world.transactions()).toHaveLength(before);
+
+    const [runs, report] = await Promise.all([
+      cli.run(['runs', '--feed', 'mp-reimport'], env),
+      cli.run(['report', String(againId), '--format', 'csv'], env),
+    ]);
+    expect(runs.code, runs.describe()).toBe(0);
+    const listed = runs.stdout.trim().split('\n');
+    expect(listed, runs.stdout).toHaveLength(2);
+    // Newest first.
+    expect(listed[0]).toContain(`${againId}  `);
+    expect(listed[0]).toContain('0 created, 0 updated, 1500 skipped, 0 rejected, 0 failed');
+    expect(listed[1]).toContain(`${first.runId}  `);
+    expect(listed[1]).toContain('1500 created, 0 updated, 0 skipped, 0 rejected, 0 failed');
+
+    expect(report.code, report.describe()).toBe(0);
+    const csv = report.stdout.trimEnd().split(/\r?\n/);
+    expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount');
+    expect(csv).toHaveLength(1 + 1_500);
+    const outcomeColumn = OUTCOME_COLUMNS.indexOf('outcome');
+    expect(new Set(csv.slice(1).map((line) => line.split(',')[outcomeColumn]))).toEqual(new Set(['skipped']));
+  });
+});
