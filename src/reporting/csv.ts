@@ -18,7 +18,5 @@ export function csvCell(value: string | number | undefined | null): string {
 }
 
 export function csvLine(cells: readonly (string | number | undefined | null)[]): string {
-  let line = '';
-  for (let i = 0; i < cells.length; i++) line += i === 0 ? csvCell(cells[i]) : `,${csvCell(cells[i])}`;
-  return `${line}\r\n`;
+  return `${cells.map(csvCell).join(',')}\r\n`;
 }

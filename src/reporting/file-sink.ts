@@ -58,13 +58,15 @@ export class FileReportSink implements ReportSink {
   }
 
   async record(outcomes: readonly RecordOutcome[]): Promise<void> {
-    let csv = '';
-    let ndjson = '';
+    // Joined once per batch: a flat string per file, not a rope of thousands of pieces.
+    const csv: string[] = [];
+    const ndjson: string[] = [];
     for (const o of outcomes) {
-      csv += csvLine(OUTCOME_COLUMNS.map((column) => o[column]));
-      ndjson += `${JSON.stringify(o)}\n`;
+      csv.push(csvLine(OUTCOME_COLUMNS.map((column) => o[column])));
+      ndjson.push(JSON.stringify(o));
     }
-    await Promise.all([write(this.csv, csv), write(this.ndjson, ndjson)]);
+    ndjson.push('');
+    await Promise.all([write(this.csv, csv.join('')), write(this.ndjson, ndjson.join('\n'))]);
   }
 
   async finish(summary: RunSummary): Promise<void> {

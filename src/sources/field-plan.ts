@@ -58,14 +58,14 @@ export function fieldReader(
     checkColumn(spec.column, columns);
     return (row) => {
       const text = row.cell(spec.column);
-      if (!present(text))
+      const key = text === undefined ? '' : text.trim();
+      if (text === undefined || key === '')
         return spec.default === undefined
           ? parsed(undefined)
           : withContext(spec.column, constant(spec.default, type, formats));
-      const key = text.trim();
       if (spec.map && key in spec.map)
         return withContext(spec.column, constant(spec.map[key] ?? null, type, formats));
-      return withContext(spec.column, convertCell(type, type === 'string' ? text.trim() : text, formats));
+      return withContext(spec.column, convertCell(type, type === 'string' ? key : text, formats));
     };
   }
   if ('const' in mapping) {
@@ -116,7 +116,8 @@ export function fieldReader(
     const amount = convertCell('amount', text, formats);
     if (!amount.ok) return failed(`${at(column)}: ${amount.reason}`);
     const marker = row.cell(sign.column)?.trim().toUpperCase() ?? '';
-    const magnitude = (amount.value.decimal ?? '0').replace(/^-/, '');
+    const decimal = amount.value.decimal ?? '0';
+    const magnitude = decimal.startsWith('-') ? decimal.slice(1) : decimal;
     if (negative.has(marker)) return parsed({ value: -Number(magnitude), decimal: negateDecimal(magnitude) });
     if (positive.has(marker)) return parsed({ value: Number(magnitude), decimal: magnitude });
     return failed(

@@ -1,5 +1,5 @@
 import type { Feed } from '../config/feed.js';
-import { readCsv } from './csv-reader.js';
+import { readCsvBatches } from './csv-reader.js';
 import { openText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
 import { readJsonl } from './jsonl-reader.js';
@@ -22,42 +22,52 @@ export interface RecordStream {
  */
 export function openRecords(feed: Feed, file: string): RecordStream {
   const { text, sha256 } = openText(file, feed.source.encoding);
-  let items: AsyncIterable<SourceItem>;
+  let batches: AsyncIterable<readonly SourceItem[]>;
   let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
   if (feed.source.format === 'csv') {
-    const csv = readCsv(file, text, feed.source);
-    items = csv.items;
+    const csv = readCsvBatches(file, text, feed.source);
+    batches = csv.batches;
     columns = csv.columns;
   } else {
-    items = readJsonl(file, text);
+    batches = oneByOne(readJsonl(file, text));
   }
 
   async function* records(): AsyncGenerator<MapOutcome> {
     let mapper: RecordMapper | undefined;
     let layoutProblem: string | undefined;
-    for await (const item of items) {
-      if (item.kind === 'problem') {
-        yield {
-          kind: 'rejected',
-          record: { file, line: item.problem.line, code: 'UNREADABLE_ROW', message: item.problem.problem },
-        };
-        continue;
-      }
-      if (!mapper && layoutProblem === undefined) {
-        try {
-          mapper = compileMapper(feed, await columns);
-        } catch (error) {
-          if (!(error instanceof SourceLayoutError)) throw error;
-          layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
+    for await (const batch of batches)
+      for (const item of batch) {
+        if (item.kind === 'problem') {
+          yield {
+            kind: 'rejected',
+            record: { file, line: item.problem.line, code: 'UNREADABLE_ROW', message: item.problem.problem },
+          };
+          continue;
         }
+        if (!mapper && layoutProblem === undefined) {
+          try {
+            mapper = compileMapper(feed, await columns);
+          } catch (error) {
+            if (!(error instanceof SourceLayoutError)) throw error;
+            layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
+          }
+        }
+        if (mapper) yield mapper(item.row);
+        else
+          yield {
+            kind: 'rejected',
+            record: {
+              file,
+              line: item.row.line,
+              code: 'INVALID_RECORD',
+              message: layoutProblem ?? 'unmapped',
+            },
+          };
       }
-      if (mapper) yield mapper(item.row);
-      else
-        yield {
-          kind: 'rejected',
-          record: { file, line: item.row.line, code: 'INVALID_RECORD', message: layoutProblem ?? 'unmapped' },
-        };
-    }
   }
   return { file, records: records(), sha256 };
+}
+
+async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const item of items) yield [item];
 }

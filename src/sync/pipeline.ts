@@ -2,7 +2,7 @@ import { ApiError } from '../client/index.js';
 import type { Feed } from '../config/feed.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
-import { chunksOf } from './chunk.js';
+import { Chunker } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
@@ -101,20 +101,7 @@ export async function importFile(
   let records = 0;
   let chunks = 0;
   let local: RecordOutcome[] = [];
-  async function* mapped(): AsyncGenerator<MappedRecord> {
-    for await (const outcome of stream.records) {
-      records++;
-      const report = reportable(outcome);
-      if (report) {
-        local.push(report);
-        if (local.length >= 1000) {
-          await run.report.record(local);
-          local = [];
-        }
-      } else if (outcome.kind === 'mapped') yield outcome.record;
-    }
-  }
-  for await (const batch of chunksOf(mapped())) {
+  const handOver = async (batch: MappedRecord[]) => {
     chunks++;
     const stop = await run.stopReason();
     if (stop || !settings)
@@ -135,7 +122,24 @@ export async function importFile(
         settings,
         records: batch,
       });
+  };
+  const chunker = new Chunker<MappedRecord>();
+  for await (const outcome of stream.records) {
+    records++;
+    const report = reportable(outcome);
+    if (report) {
+      local.push(report);
+      if (local.length >= 1000) {
+        await run.report.record(local);
+        local = [];
+      }
+    } else if (outcome.kind === 'mapped') {
+      const full = chunker.add(outcome.record);
+      if (full) await handOver(full);
+    }
   }
+  const last = chunker.rest();
+  if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);
   return { file, sha256: await stream.sha256, records, chunks };
 }

@@ -11,40 +11,15 @@
  *   BENCH_RUNS=3 BENCH_REQUESTS=50 npm run bench:sandbox
  *   BENCH_NODE_ARGS=--cpu-prof npm run bench:sandbox   # profile the sandbox (.cpuprofile in the repo root)
  */
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { json, median, startSandboxProcess } from './sandbox-process.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const ITEMS = 1000;
 const TARGET_MS = 10;
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface Printed {
-  url: string;
-  authUrl: string;
-  clientId: string;
-  clientSecret: string;
-}
 
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'test/bench/sandbox-child.ts'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const firstLine = await new Promise<string>((resolve, reject) => {
-  createInterface({ input: child.stdout }).once('line', resolve);
-  child.once('exit', (code) => reject(new Error(`sandbox exited with ${code} before printing its line`)));
-});
-const sb = JSON.parse(firstLine) as Printed;
-
-async function json(res: Response, what: string): Promise<unknown> {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${what}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
+const sb = await startSandboxProcess(nodeArgs);
 
 async function accessToken(): Promise<string> {
   const res = await fetch(`${sb.authUrl}/oauth2/token`, {
@@ -57,13 +32,6 @@ async function accessToken(): Promise<string> {
     }),
   });
   return ((await json(res, 'token')) as { access_token: string }).access_token;
-}
-
-async function serverCpuMicros(): Promise<number> {
-  const stats = (await json(await fetch(`${sb.authUrl}/_sandbox/stats`), 'stats')) as {
-    cpu: { user: number; system: number };
-  };
-  return stats.cpu.user + stats.cpu.system;
 }
 
 async function mainBankAccount(token: string): Promise<number> {
@@ -118,27 +86,21 @@ async function measure(
     'x-account-id': '1001',
     'content-type': 'application/json',
   };
-  const cpuBefore = await serverCpuMicros();
+  const cpuBefore = await sb.cpuMicros();
   const started = performance.now();
   for (const body of bodies)
     check(await json(await fetch(`${sb.url}${path}`, { method: 'POST', headers, body }), path));
   const wallMs = (performance.now() - started) / bodies.length;
-  const cpuMs = (await serverCpuMicros()) - cpuBefore;
+  const cpuMs = (await sb.cpuMicros()) - cpuBefore;
   return { cpuMs: cpuMs / 1000 / bodies.length, wallMs };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 const bulkRuns: { cpuMs: number; wallMs: number }[] = [];
 const existsRuns: { cpuMs: number; wallMs: number }[] = [];
 try {
   // Run 0 is a warm-up (JIT, lazy modules) and is not reported.
   for (let run = 0; run <= RUNS; run++) {
-    await json(await fetch(`${sb.authUrl}/_sandbox/reset`, { method: 'POST' }), 'reset');
+    await sb.reset();
     const token = await accessToken();
     const bankAccountId = await mainBankAccount(token);
     const creates = bulkBodies(bankAccountId, run);
@@ -160,8 +122,7 @@ try {
     );
   }
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await sb.stop();
 }
 
 const report = (name: string, runs: { cpuMs: number; wallMs: number }[]) => {

@@ -12,7 +12,12 @@ export interface DateFormat {
   /** Capture group of each date part in `pattern` (1-based). */
   groups: { day: number; month: number; year: number };
   text: string;
+  /** Cells read under this format and what they gave: exports repeat their dates a lot. */
+  memo: Map<string, Parsed<string>>;
 }
+
+/** Distinct cells remembered per format (a year of bookings has 366 dates at most). */
+const MEMO_LIMIT = 4096;
 
 const formatCache = new Map<string, DateFormat>();
 
@@ -45,7 +50,7 @@ export function compileDateFormat(format: string): DateFormat {
     month: order.indexOf('month') + 1,
     year: order.indexOf('year') + 1,
   };
-  const compiled = { pattern: new RegExp(`^${source}$`), groups, text: format };
+  const compiled = { pattern: new RegExp(`^${source}$`), groups, text: format, memo: new Map() };
   formatCache.set(format, compiled);
   return compiled;
 }
@@ -67,6 +72,15 @@ function isCalendarDate(day: number, month: number, year: number): boolean {
 
 /** Parses a cell to an ISO date (yyyy-MM-dd). ISO timestamps are accepted by `yyyy-MM-dd` (date part). */
 export function parseDate(text: string, format: DateFormat): Parsed<string> {
+  const known = format.memo.get(text);
+  if (known) return known;
+  const result = readDate(text, format);
+  if (format.memo.size >= MEMO_LIMIT) format.memo.clear();
+  format.memo.set(text, result);
+  return result;
+}
+
+function readDate(text: string, format: DateFormat): Parsed<string> {
   const trimmed = text.trim();
   if (trimmed === '') return failed(`expected a date as ${format.text}, found an empty cell`);
   const candidate = format.text === 'yyyy-MM-dd' ? trimmed.replace(ISO_TIMESTAMP, '$1') : trimmed;

@@ -40,7 +40,7 @@ export function negateDecimal(a: string): string {
 }
 
 /** Plain decimal text ("-1234.56"); up to 15 characters long, its digits are a Number exactly. */
-const SMALL_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+const SMALL_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**
  * A running exact sum, cheap to add to a million times: amounts that fit the current scale are
@@ -54,9 +54,9 @@ export class DecimalSum {
   private pending = 0;
 
   add(decimal: string): void {
-    const small = decimal.length <= 15 ? SMALL_DECIMAL.exec(decimal) : null;
-    const fractionDigits = small?.[1]?.length ?? 0;
-    if (small && fractionDigits <= this.scale) {
+    const point = decimal.indexOf('.');
+    const fractionDigits = point < 0 ? 0 : decimal.length - point - 1;
+    if (fractionDigits <= this.scale && decimal.length <= 15 && SMALL_DECIMAL.test(decimal)) {
       const digits = fractionDigits === 0 ? decimal : decimal.replace('.', '');
       const sum = this.pending + Number(digits) * 10 ** (this.scale - fractionDigits);
       if (Number.isSafeInteger(sum)) {

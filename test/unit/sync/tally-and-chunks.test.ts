@@ -1,25 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { chunksOf } from '../../../src/sync/chunk.js';
+import { Chunker } from '../../../src/sync/chunk.js';
 import { RunTally } from '../../../src/sync/report/summary.js';
 
-async function* count(n: number) {
-  for (let i = 0; i < n; i++) yield i;
-}
-
-describe('chunksOf', () => {
-  it('splits into chunks of at most 1000 without losing or reordering items', async () => {
-    const sizes: number[] = [];
-    const seen: number[] = [];
-    for await (const chunk of chunksOf(count(2501))) {
-      sizes.push(chunk.length);
-      seen.push(...chunk);
+describe('Chunker', () => {
+  it('splits into chunks of at most 1000 without losing or reordering items', () => {
+    const chunker = new Chunker<number>();
+    const chunks: number[][] = [];
+    for (let i = 0; i < 2501; i++) {
+      const full = chunker.add(i);
+      if (full) chunks.push(full);
     }
-    expect(sizes).toEqual([1000, 1000, 501]);
-    expect(seen).toEqual([...Array(2501).keys()]);
+    const last = chunker.rest();
+    if (last) chunks.push(last);
+    expect(chunks.map((c) => c.length)).toEqual([1000, 1000, 501]);
+    expect(chunks.flat()).toEqual([...Array(2501).keys()]);
+    expect(chunker.rest()).toBeUndefined();
   });
 
-  it('refuses chunk sizes beyond the bulk limit', async () => {
-    await expect(chunksOf(count(1), 1001).next()).rejects.toThrow(/between 1 and 1000/);
+  it('refuses chunk sizes beyond the bulk limit', () => {
+    expect(() => new Chunker(1001)).toThrow(/between 1 and 1000/);
   });
 });
 

@@ -1,0 +1,37 @@
+/**
+ * The baseline of the sync benchmark (sync-1m.bench.ts): csv-parse alone parsing a feed's export,
+ * read and decoded with iconv-lite exactly as erp-bridge does (same chunk size, same decoder,
+ * same csv-parse options), every record consumed and nothing else done with it.
+ *
+ *   node --import tsx test/bench/csv-parse-child.ts <feed.yaml>
+ *
+ * Prints one JSON line: records parsed, CPU (µs, user + system) and wall time from opening the
+ * file to the last record — module loading (tsx, csv-parse) is left out, so the baseline is never
+ * inflated — and the process's peak RSS (kB).
+ */
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
+import { loadFeedFile } from '../../src/config/load-feed.js';
+import { csvParseOptions } from '../../src/sources/csv-reader.js';
+import { decodeStream, READ_CHUNK_BYTES } from '../../src/sources/decode.js';
+import { expandGlob } from '../../src/sources/glob.js';
+
+const feedFile = process.argv[2];
+if (!feedFile) throw new Error('usage: csv-parse-child.ts <feed.yaml>');
+const { feed, sourceGlob } = await loadFeedFile(feedFile);
+const [file] = await expandGlob(sourceGlob);
+if (!file) throw new Error(`no export matches ${sourceGlob}`);
+
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+const parser = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES })
+  .pipe(decodeStream(feed.source.encoding))
+  .pipe(parse(csvParseOptions(feed.source)));
+let records = 0;
+for await (const _ of parser) records++;
+const wallMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+
+process.stdout.write(
+  `${JSON.stringify({ records, cpuMicros: cpu.user + cpu.system, wallMs, maxRssKb: process.resourceUsage().maxRSS })}\n`,
+);
