@@ -38,9 +38,12 @@ export interface ImportJobDeps {
 /** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
 function onlyLines(stream: RecordStream, lines: ReadonlySet<number>): RecordStream {
   async function* filtered() {
-    for await (const outcome of stream.records) if (lines.has(outcome.record.line)) yield outcome;
+    for await (const batch of stream.batches) {
+      const wanted = batch.filter((outcome) => lines.has(outcome.record.line));
+      if (wanted.length > 0) yield wanted;
+    }
   }
-  return { ...stream, records: filtered() };
+  return { ...stream, batches: filtered() };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,12 +11,15 @@ const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 
 export function csvCell(value: string | number | undefined | null): string {
   if (value === undefined || value === null) return '';
-  let text = String(value);
+  if (typeof value === 'number') return String(value);
+  let text = value;
   if (!NEEDS_CARE.test(text)) return text;
   if (FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(cells: readonly (string | number | undefined | null)[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
+  let line = '';
+  for (let i = 0; i < cells.length; i++) line += i === 0 ? csvCell(cells[i]) : `,${csvCell(cells[i])}`;
+  return `${line}\r\n`;
 }

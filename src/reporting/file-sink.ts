@@ -18,6 +18,11 @@ export const OUTCOME_COLUMNS = [
   'amount',
 ] as const;
 
+/** One outcome as a CSV line of OUTCOME_COLUMNS, in that order (spelt out: every record passes here). */
+export function outcomeCsvLine(o: RecordOutcome): string {
+  return csvLine([o.file, o.line, o.externalId, o.outcome, o.serviceId, o.code, o.message, o.amount]);
+}
+
 export interface ReportFiles {
   dir: string;
   summary: string;
@@ -62,7 +67,7 @@ export class FileReportSink implements ReportSink {
     const csv: string[] = [];
     const ndjson: string[] = [];
     for (const o of outcomes) {
-      csv.push(csvLine(OUTCOME_COLUMNS.map((column) => o[column])));
+      csv.push(outcomeCsvLine(o));
       ndjson.push(JSON.stringify(o));
     }
     ndjson.push('');

@@ -9,9 +9,12 @@ import type { Columns, SourceItem } from './row.js';
 
 export interface RecordStream {
   file: string;
-  /** One outcome per data row, in file order: mapped, rejected (with reason) or excluded. */
-  records: AsyncIterable<MapOutcome>;
-  /** sha256 of the file, known once `records` has been read to the end. */
+  /**
+   * One outcome per data row, in file order: mapped, rejected (with reason) or excluded; a batch
+   * at a time (what the reader had ready), so a million rows are not a million asynchronous steps.
+   */
+  batches: AsyncIterable<readonly MapOutcome[]>;
+  /** sha256 of the file, known once `batches` has been read to the end. */
   sha256: Promise<string>;
 }
 
@@ -32,16 +35,17 @@ export function openRecords(feed: Feed, file: string): RecordStream {
     batches = oneByOne(readJsonl(file, text));
   }
 
-  async function* records(): AsyncGenerator<MapOutcome> {
+  async function* mapped(): AsyncGenerator<MapOutcome[]> {
     let mapper: RecordMapper | undefined;
     let layoutProblem: string | undefined;
-    for await (const batch of batches)
+    for await (const batch of batches) {
+      const out: MapOutcome[] = [];
       for (const item of batch) {
         if (item.kind === 'problem') {
-          yield {
+          out.push({
             kind: 'rejected',
             record: { file, line: item.problem.line, code: 'UNREADABLE_ROW', message: item.problem.problem },
-          };
+          });
           continue;
         }
         if (!mapper && layoutProblem === undefined) {
@@ -52,9 +56,9 @@ export function openRecords(feed: Feed, file: string): RecordStream {
             layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
           }
         }
-        if (mapper) yield mapper(item.row);
+        if (mapper) out.push(mapper(item.row));
         else
-          yield {
+          out.push({
             kind: 'rejected',
             record: {
               file,
@@ -62,12 +66,19 @@ export function openRecords(feed: Feed, file: string): RecordStream {
               code: 'INVALID_RECORD',
               message: layoutProblem ?? 'unmapped',
             },
-          };
+          });
       }
+      if (out.length > 0) yield out;
+    }
   }
-  return { file, records: records(), sha256 };
+  return { file, batches: mapped(), sha256 };
 }
 
 async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
   for await (const item of items) yield [item];
+}
+
+/** The outcomes of a stream one by one (tests, and readers that filter). */
+export async function* recordsOf(stream: RecordStream): AsyncGenerator<MapOutcome> {
+  for await (const batch of stream.batches) yield* batch;
 }

@@ -124,20 +124,21 @@ export async function importFile(
       });
   };
   const chunker = new Chunker<MappedRecord>();
-  for await (const outcome of stream.records) {
-    records++;
-    const report = reportable(outcome);
-    if (report) {
-      local.push(report);
-      if (local.length >= 1000) {
-        await run.report.record(local);
-        local = [];
+  for await (const batch of stream.batches)
+    for (const outcome of batch) {
+      records++;
+      const report = reportable(outcome);
+      if (report) {
+        local.push(report);
+        if (local.length >= 1000) {
+          await run.report.record(local);
+          local = [];
+        }
+      } else if (outcome.kind === 'mapped') {
+        const full = chunker.add(outcome.record);
+        if (full) await handOver(full);
       }
-    } else if (outcome.kind === 'mapped') {
-      const full = chunker.add(outcome.record);
-      if (full) await handOver(full);
     }
-  }
   const last = chunker.rest();
   if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);

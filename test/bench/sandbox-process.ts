@@ -34,10 +34,17 @@ export async function json(res: Response, what: string): Promise<unknown> {
   return JSON.parse(text);
 }
 
-/** Starts the sandbox child with extra node flags (e.g. --cpu-prof, --max-old-space-size). */
-export async function startSandboxProcess(nodeArgs: readonly string[] = []): Promise<SandboxProcess> {
+/**
+ * Starts the sandbox child with extra node flags (e.g. --cpu-prof, --max-old-space-size) and
+ * environment (BENCH_SANDBOX_SEED: a seed file replacing the default seed).
+ */
+export async function startSandboxProcess(
+  nodeArgs: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<SandboxProcess> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'test/bench/sandbox-child.ts'], {
     cwd: repoRoot,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Feed } from '../../src/config/feed.js';
-import { openRecords } from '../../src/sources/open-records.js';
+import { openRecords, recordsOf } from '../../src/sources/open-records.js';
 import type { MapOutcome } from '../../src/sources/record.js';
 
 /** Writes small export fixtures (text or raw bytes) into one temp folder per test file. */
@@ -19,6 +19,6 @@ export function fixtureWriter(prefix: string): (content: string | Uint8Array, ex
 /** Reads a whole export through openRecords, the path a sync takes, and returns every outcome. */
 export async function readOutcomes(feed: Feed, file: string): Promise<MapOutcome[]> {
   const out: MapOutcome[] = [];
-  for await (const outcome of openRecords(feed, file).records) out.push(outcome);
+  for await (const outcome of recordsOf(openRecords(feed, file))) out.push(outcome);
   return out;
 }

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { type Command, Option } from 'commander';
 import { csvLine } from '../../reporting/csv.js';
-import { OUTCOME_COLUMNS } from '../../reporting/file-sink.js';
+import { OUTCOME_COLUMNS, outcomeCsvLine } from '../../reporting/file-sink.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
@@ -49,10 +49,7 @@ async function report(runId: string, flags: ReportFlags): Promise<ExitCode> {
     } else {
       if (flags.format === 'csv') await write(out, csvLine(OUTCOME_COLUMNS));
       for await (const o of fleet.store.outcomes(runId))
-        await write(
-          out,
-          flags.format === 'csv' ? csvLine(OUTCOME_COLUMNS.map((c) => o[c])) : `${JSON.stringify(o)}\n`,
-        );
+        await write(out, flags.format === 'csv' ? outcomeCsvLine(o) : `${JSON.stringify(o)}\n`);
     }
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
     return EXIT.OK;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvLine } from '../../../src/reporting/csv.js';
+import { OUTCOME_COLUMNS, outcomeCsvLine } from '../../../src/reporting/file-sink.js';
 
 describe('report CSV cells', () => {
   it('neutralises formula injection but keeps negative numbers numeric', () => {
@@ -18,5 +19,22 @@ describe('report CSV cells', () => {
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
     expect(csvCell(undefined)).toBe('');
     expect(csvLine(['a', 1, undefined])).toBe('a,1,\r\n');
+  });
+});
+
+describe('outcome CSV lines', () => {
+  it('writes the cells in the order of OUTCOME_COLUMNS, the header of outcomes.csv', () => {
+    const outcome = {
+      file: 'in.csv',
+      line: 7,
+      externalId: 'BU-1',
+      outcome: 'rejected' as const,
+      serviceId: 42,
+      code: 'INVALID_RECORD',
+      message: 'amount: expected a number',
+      amount: '-1.50',
+    };
+    expect(outcomeCsvLine(outcome)).toBe(csvLine(OUTCOME_COLUMNS.map((column) => outcome[column])));
+    expect(Object.keys(outcome).sort()).toEqual([...OUTCOME_COLUMNS].sort());
   });
 });

@@ -5,7 +5,7 @@ import vm from 'node:vm';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { Feed, type FeedInput } from '../../../src/config/feed.js';
-import { openRecords } from '../../../src/sources/open-records.js';
+import { openRecords, recordsOf } from '../../../src/sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../../../src/sources/record.js';
 import { fixtureWriter, readOutcomes } from '../../support/source-files.js';
 
@@ -539,7 +539,7 @@ describe('streaming', () => {
     let peak = baseline;
     let mapped = 0;
     let lastLine = 0;
-    for await (const outcome of openRecords(txFeed(), path).records) {
+    for await (const outcome of recordsOf(openRecords(txFeed(), path))) {
       if (outcome.kind === 'mapped') mapped++;
       lastLine = outcome.record.line;
       if (lastLine % 10_000 === 0) {

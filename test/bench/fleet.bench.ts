@@ -1,0 +1,339 @@
+/**
+ * The worker fleet against the sandbox with 50 ms latency per request (issue 5, §7):
+ *   (a) one tenant, 200,000 transactions, per-tenant limit 4: throughput vs the bound
+ *       4 x 1000 / (2 x 50 ms) records/s (two requests per chunk: existence check, bulk create);
+ *   (b) 20 tenants x 20,000 transactions: 2 worker processes vs 1;
+ *   (c) fairness: 1,000 records of a small tenant queued after a big tenant's export: its time
+ *       to finish vs its solo time;
+ *   (d) Redis memory per record waiting in a chunk job.
+ * Workers are real `erp-bridge worker` processes (the built CLI), the sandbox is its own process,
+ * Redis is REDIS_URL (default the local 127.0.0.1:6379; keys under a fresh prefix, deleted after).
+ *
+ *   npm run bench:fleet                       # build, then 3 runs of each scenario
+ *   BENCH_RUNS=1 BENCH_A_ROWS=50000 BENCH_B_ROWS=5000 BENCH_FAIR_BIG=50000 npm run bench:fleet
+ *   BENCH_SKIP_BUILD=1 npm run bench:fleet    # use dist/ as it is
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+import { loadFeedFile } from '../../src/config/load-feed.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { FileRegistry } from '../../src/queue/file-registry.js';
+import { fleetKeys } from '../../src/queue/keys.js';
+import { enqueueFeed } from '../../src/queue/producer.js';
+import { openQueues } from '../../src/queue/queues.js';
+import { RedisRunStore } from '../../src/queue/run-store.js';
+import { writeGermanExport } from './german-export.js';
+import { median, repoRoot, startSandboxProcess } from './sandbox-process.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const LATENCY_MS = 50;
+const A_ROWS = Number(process.env.BENCH_A_ROWS ?? 200_000);
+const B_TENANTS = Number(process.env.BENCH_B_TENANTS ?? 20);
+const B_ROWS = Number(process.env.BENCH_B_ROWS ?? 20_000);
+const FAIR_BIG = Number(process.env.BENCH_FAIR_BIG ?? 200_000);
+const FAIR_SMALL = 1_000;
+const TENANTS = Math.max(B_TENANTS, 2);
+const FIRST_ACCOUNT = 2001;
+
+const build = process.env.BENCH_SKIP_BUILD
+  ? undefined
+  : spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+if (build && build.status !== 0) throw new Error('npm run build failed');
+
+const work = await mkdtemp(join(tmpdir(), 'erp-bridge-bench-fleet-'));
+const logger = createLogger({ level: 'silent' });
+
+/** A seed with one tenant per benchmark account, each allowed a few PARTNER bank accounts. */
+async function writeSeed(): Promise<string> {
+  const accounts = Array.from({ length: TENANTS }, (_, i) => ({
+    id: FIRST_ACCOUNT + i,
+    externalId: `bench-${i}`,
+    partnerId: 'bench',
+    companyName: `Bench ${i} GmbH`,
+    subscription: { maxAllowedBankAccounts: 5, bankAccountAddons: 0 },
+  }));
+  const file = join(work, 'seed.json');
+  await writeFile(
+    file,
+    JSON.stringify({
+      partners: [
+        {
+          id: 'bench',
+          name: 'Bench Partner',
+          clients: [
+            { clientId: 'sandbox-client', clientSecret: 'sandbox-secret', scopes: ['api:read', 'api:write'] },
+          ],
+        },
+      ],
+      accounts,
+    }),
+  );
+  return file;
+}
+
+/** One export per tenant: the generated German bank export, retargeted to that tenant. */
+async function exportFor(tag: string, accountId: number, rows: number, concurrency: number): Promise<string> {
+  const dir = join(work, tag);
+  await (await import('node:fs/promises')).mkdir(dir, { recursive: true });
+  const exp = await writeGermanExport(dir, rows, concurrency);
+  const { readFile } = await import('node:fs/promises');
+  const yaml = (await readFile(exp.feedFile, 'utf8'))
+    .replace('name: bench-sync', `name: ${tag}`)
+    .replace('accountId: 1001', `accountId: ${accountId}`);
+  await writeFile(exp.feedFile, yaml);
+  return exp.feedFile;
+}
+
+interface Fleet {
+  prefix: string;
+  stop(): Promise<void>;
+}
+
+async function startWorkers(
+  count: number,
+  prefix: string,
+  sandbox: { url: string; authUrl: string },
+): Promise<Fleet> {
+  const children = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['dist/src/cli/main.js', 'worker', '--concurrency', '8', '--log-level', 'warn'], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH,
+        REDIS_URL,
+        ERP_BRIDGE_QUEUE_PREFIX: prefix,
+        PARTNER_API_URL: sandbox.url,
+        PARTNER_AUTH_URL: sandbox.authUrl,
+        PARTNER_CLIENT_ID: 'sandbox-client',
+        PARTNER_CLIENT_SECRET: 'sandbox-secret',
+        ERP_BRIDGE_SHUTDOWN_GRACE_S: '2',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  // Workers log JSON; at level warn they print nothing until something is wrong. Give them a
+  // moment to connect (the queue is durable: jobs wait for them either way).
+  for (const child of children)
+    createInterface({ input: child.stdout }).on('line', (l) => process.stderr.write(`${l}\n`));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  return {
+    prefix,
+    stop: async () => {
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              c.once('exit', () => resolve());
+              c.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}
+
+let prefixes = 0;
+const newPrefix = () => `bench-fleet-${process.pid}-${++prefixes}`;
+
+/** Enqueues feeds (optionally staggered) and waits for their runs; returns per-run start and end. */
+async function runFeeds(
+  prefix: string,
+  feeds: { file: string; afterMs?: number }[],
+  until: (done: Map<string, number>) => boolean = (done) => done.size === feeds.length,
+) {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const keys = fleetKeys(prefix);
+  const queues = openQueues(redis, prefix);
+  const store = new RedisRunStore(redis, keys, 86_400_000);
+  const registry = new FileRegistry(redis, keys);
+  const t0 = Date.now();
+  const started = new Map<string, number>();
+  const finished = new Map<string, number>();
+  const records = new Map<string, number>();
+  await Promise.all(
+    feeds.map(async ({ file, afterMs = 0 }) => {
+      await new Promise((resolve) => setTimeout(resolve, afterMs));
+      const loaded = await loadFeedFile(file);
+      const [result] = await enqueueFeed(
+        loaded,
+        {},
+        { registry, store, imports: queues.imports, logger, now: Date.now },
+      );
+      if (result?.enqueued === false || !result) throw new Error(`${file} was not enqueued`);
+      started.set(file, Date.now());
+      for (;;) {
+        const summary = await store.summary(result.runId);
+        if (summary) {
+          finished.set(file, Date.parse(String(summary.finishedAt)));
+          records.set(file, summary.counts.created + summary.counts.skipped);
+          return;
+        }
+        if (until(finished)) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }),
+  );
+  await queues.close();
+  // Leave nothing behind in a shared Redis.
+  for await (const batch of redis.scanStream({ match: `*${prefix}*`, count: 1000 }))
+    if ((batch as string[]).length) await redis.unlink(...(batch as string[]));
+  await redis.quit();
+  return { t0, started, finished, records };
+}
+
+const sandbox = await startSandboxProcess(['--max-old-space-size=6144'], {
+  BENCH_SANDBOX_SEED: await writeSeed(),
+});
+const slow = async () => {
+  await sandbox.reset();
+  await sandbox.admin('PUT', '/faults', { latency: { ms: LATENCY_MS, jitterMs: 0 } });
+};
+
+async function scenarioA(): Promise<number> {
+  const feed = await exportFor('bench-a', FIRST_ACCOUNT, A_ROWS, 4);
+  const rates: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    await slow();
+    const prefix = newPrefix();
+    const fleet = await startWorkers(2, prefix, sandbox);
+    const { started, finished, records } = await runFeeds(prefix, [{ file: feed }]);
+    await fleet.stop();
+    const ms = (finished.get(feed) ?? 0) - (started.get(feed) ?? 0);
+    const rate = ((records.get(feed) ?? 0) / ms) * 1000;
+    rates.push(rate);
+    console.log(`(a) run ${run}: ${records.get(feed)} records in ${ms} ms = ${rate.toFixed(0)} records/s`);
+  }
+  return median(rates);
+}
+
+async function scenarioB(): Promise<{ one: number; two: number }> {
+  const feeds: string[] = [];
+  for (let i = 0; i < B_TENANTS; i++)
+    feeds.push(await exportFor(`bench-b-${i}`, FIRST_ACCOUNT + i, B_ROWS, 2));
+  const byWorkers: Record<number, number[]> = { 1: [], 2: [] };
+  for (let run = 1; run <= RUNS; run++) {
+    for (const workers of [1, 2]) {
+      await slow();
+      const prefix = newPrefix();
+      const fleet = await startWorkers(workers, prefix, sandbox);
+      const { started, finished, records } = await runFeeds(
+        prefix,
+        feeds.map((file) => ({ file })),
+      );
+      await fleet.stop();
+      const ms = Math.max(...finished.values()) - Math.min(...started.values());
+      const total = [...records.values()].reduce((a, b) => a + b, 0);
+      const rate = (total / ms) * 1000;
+      byWorkers[workers]?.push(rate);
+      console.log(
+        `(b) run ${run}, ${workers} worker(s): ${total} records in ${ms} ms = ${rate.toFixed(0)} records/s`,
+      );
+    }
+  }
+  return { one: median(byWorkers[1] ?? []), two: median(byWorkers[2] ?? []) };
+}
+
+async function scenarioC(): Promise<{ solo: number; shared: number }> {
+  const big = await exportFor('bench-c-big', FIRST_ACCOUNT, FAIR_BIG, 2);
+  const small = await exportFor('bench-c-small', FIRST_ACCOUNT + 1, FAIR_SMALL, 2);
+  const solo: number[] = [];
+  const shared: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    await slow();
+    let prefix = newPrefix();
+    let fleet = await startWorkers(2, prefix, sandbox);
+    let r = await runFeeds(prefix, [{ file: small }]);
+    await fleet.stop();
+    solo.push((r.finished.get(small) ?? 0) - (r.started.get(small) ?? 0));
+    await slow();
+    prefix = newPrefix();
+    fleet = await startWorkers(2, prefix, sandbox);
+    // The small tenant's file arrives 3 s after the big one: the big run is well under way.
+    r = await runFeeds(prefix, [{ file: big }, { file: small, afterMs: 3000 }], (done) => done.has(small));
+    await fleet.stop();
+    shared.push((r.finished.get(small) ?? 0) - (r.started.get(small) ?? 0));
+    console.log(
+      `(c) run ${run}: small tenant solo ${solo.at(-1)} ms, behind the big one ${shared.at(-1)} ms`,
+    );
+  }
+  return { solo: median(solo), shared: median(shared) };
+}
+
+/** Redis memory of records waiting in chunk jobs: used_memory before and after queueing them. */
+async function scenarioD(): Promise<number> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const prefix = newPrefix();
+  const queues = openQueues(redis, prefix);
+  const used = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
+  const CHUNKS = 20;
+  const record = (i: number) => ({
+    file: '/srv/exports/acme/umsaetze-2026-02.csv',
+    line: i + 2,
+    externalId: `BU-2026-${String(i).padStart(8, '0')}`,
+    derivedId: false,
+    payload: {
+      externalId: `BU-2026-${String(i).padStart(8, '0')}`,
+      bookingDate: '2026-02-05',
+      valueDate: '2026-02-05',
+      amount: -1234.56,
+      currency: 'EUR' as const,
+      purpose: `Rechnung Nr. ${i} Abschlag Strom Februar`,
+      counterpartyName: 'Stadtwerke Musterstadt',
+      counterpartyIban: 'DE89370400440532013000',
+    },
+    amount: '-1234.56',
+  });
+  const before = await used();
+  for (let c = 0; c < CHUNKS; c++) {
+    const records = Array.from({ length: 1000 }, (_, i) => record(c * 1000 + i));
+    await queues.chunks.add('sync-chunk', {
+      limit: 2,
+      chunk: {
+        runId: 'bench',
+        feed: 'bench',
+        kind: 'transactions',
+        accountId: 1001,
+        seq: c + 1,
+        settings: { bankAccountId: 1, mode: 'upsert', emptyCellClears: false, mappedFields: [] },
+        records,
+      },
+    });
+  }
+  const perRecord = ((await used()) - before) / (CHUNKS * 1000);
+  await queues.chunks.obliterate({ force: true });
+  await queues.close();
+  await redis.quit();
+  return perRecord;
+}
+
+try {
+  const bound = (4 * 1000) / ((2 * LATENCY_MS) / 1000);
+  const a = await scenarioA();
+  const b = await scenarioB();
+  const c = await scenarioC();
+  const d = await scenarioD();
+  console.log(
+    '\nmedians (runs: %d, latency %d ms, Node %s, %d cores)',
+    RUNS,
+    LATENCY_MS,
+    process.version,
+    (await import('node:os')).cpus().length,
+  );
+  console.log(
+    `(a) one tenant, limit 4: ${a.toFixed(0)} records/s = ${((a / bound) * 100).toFixed(1)}% of the bound ${bound.toFixed(0)} (target >= 90%)`,
+  );
+  console.log(
+    `(b) ${B_TENANTS} tenants: 1 worker ${b.one.toFixed(0)}/s, 2 workers ${b.two.toFixed(0)}/s = ${(b.two / b.one).toFixed(2)}x (target >= 1.8x)`,
+  );
+  console.log(
+    `(c) small tenant: solo ${c.solo} ms, behind ${FAIR_BIG} records ${c.shared} ms; limit 2 x solo + one chunk = ${2 * c.solo + 2 * LATENCY_MS} ms (${c.shared <= 2 * c.solo + 2 * LATENCY_MS ? 'met' : 'NOT met'})`,
+  );
+  console.log(`(d) Redis memory per record waiting in a chunk job: ${d.toFixed(0)} bytes`);
+} finally {
+  await sandbox.stop();
+  await rm(work, { recursive: true, force: true });
+}
