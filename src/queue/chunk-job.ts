@@ -71,6 +71,13 @@ export function chunkProcessor(deps: ChunkJobDeps) {
     if (!lease) {
       const wait = deps.slotWaitMs ?? 2000;
       await job.moveToDelayed(Date.now() + wait + Math.floor(Math.random() * wait), token);
+      // A slot freed while this job was on its way to the delayed set found it not delayed yet, so
+      // its waker could not promote it: it would sleep the whole wait beside a free slot.
+      const probe = await deps.gate.tryAcquire(tenant, limit);
+      if (probe) {
+        await probe.release();
+        await job.promote().catch(() => undefined);
+      }
       throw new DelayedError();
     }
     let outcomes: RecordOutcome[];
