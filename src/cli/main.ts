@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CommanderError } from 'commander';
+import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
 
 /** The nearest package.json above this file: works from dist/src/cli (built) and src/cli (tsx). */
@@ -20,6 +22,11 @@ function packageVersion(): string {
 buildProgram(packageVersion())
   .parseAsync(process.argv)
   .catch((error: unknown) => {
+    if (error instanceof CommanderError) {
+      // Commander has printed the problem (or the help / version) already.
+      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.INVALID_CONFIG;
+      return;
+    }
     process.stderr.write(`erp-bridge: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
   });

@@ -127,6 +127,12 @@ describe('erp-bridge sync', () => {
     expect(ran.stderr).toContain('PARTNER_CLIENT_SECRET');
   }, 30_000);
 
+  it('exits 2 on a usage error (unknown option), not 1, which means rejected records', async () => {
+    const ran = await sync([demo('sparkasse'), '--no-such-option'], partnerEnv({}));
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("unknown option '--no-such-option'");
+  }, 30_000);
+
   it('exits 3 when the credentials are refused or the service cannot be reached', async () => {
     const refused = await sync([demo('sparkasse')], partnerEnv({ PARTNER_CLIENT_SECRET: 'wrong-secret' }));
     expect(refused.code).toBe(3);

@@ -87,9 +87,11 @@ describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     expect(summary.counts).toMatchObject({ created: 0, skipped: 1_500, failed: 0, rejected: 0 });
     expect(world.transactions()).toHaveLength(before);
 
-    const [runs, report] = await Promise.all([
+    const [runs, report, problems, skipped] = await Promise.all([
       cli.run(['runs', '--feed', 'mp-reimport'], env),
       cli.run(['report', String(againId), '--format', 'csv'], env),
+      cli.run(['report', String(againId), '--format', 'ndjson', '--outcome', 'rejected,failed'], env),
+      cli.run(['report', String(againId), '--format', 'ndjson', '--outcome', 'skipped'], env),
     ]);
     expect(runs.code, runs.describe()).toBe(0);
     const listed = runs.stdout.trim().split('\n');
@@ -106,5 +108,12 @@ describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     expect(csv).toHaveLength(1 + 1_500);
     const outcomeColumn = OUTCOME_COLUMNS.indexOf('outcome');
     expect(new Set(csv.slice(1).map((line) => line.split(',')[outcomeColumn]))).toEqual(new Set(['skipped']));
+    // --outcome keeps only the records asked for: none was rejected or failed, all were skipped.
+    expect(problems.code, problems.describe()).toBe(0);
+    expect(problems.stdout).toBe('');
+    expect(skipped.code, skipped.describe()).toBe(0);
+    const lines = skipped.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1_500);
+    expect(lines.every((line) => (JSON.parse(line) as { outcome: string }).outcome === 'skipped')).toBe(true);
   });
 });
