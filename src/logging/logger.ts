@@ -1,4 +1,5 @@
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+import { logContextMixin } from './log-context.js';
 
 /** Keys whose values are secrets wherever they appear in a log object. */
 export const SECRET_KEYS = [
@@ -13,6 +14,8 @@ export const SECRET_KEYS = [
   'password',
   'authorization',
   'Authorization',
+  // An alert webhook URL may carry its secret in the path (ERP_BRIDGE_ALERT_WEBHOOK_URL).
+  'webhookUrl',
 ] as const;
 
 /**
@@ -51,6 +54,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       ...(options.name === undefined ? {} : { name: options.name }),
       base: options.base ?? {},
       redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+      // runId, tenant, job and chunk of the work in progress (withLogContext), on every line.
+      mixin: logContextMixin,
       // Level names instead of numbers: the lines are read by people and by log queries alike.
       formatters: { level: (label) => ({ level: label }) },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -6,6 +6,7 @@ import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkPayload, syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Clock } from '../client/index.js';
 import type { TenantGate } from '../gate/gate.js';
+import { withLogContext } from '../logging/log-context.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { SyncClient } from '../sync/ports.js';
@@ -55,13 +56,14 @@ export function chunkProcessor(deps: ChunkJobDeps) {
   return async (job: Job<ChunkJobData>, token?: string): Promise<{ outcomes: number }> => {
     const { limit, chunk } = parsePayload({ name: 'sync-chunk', payload: ChunkJobPayload }, job.data);
     const tenant = tenantOf(chunk.accountId);
-    const logger = deps.logger.child({
+    const bindings = {
       runId: chunk.runId,
       feed: chunk.feed,
       tenant: chunk.accountId,
-      job: job.id,
+      job: String(job.id),
       chunk: chunk.seq,
-    });
+    };
+    const logger = deps.logger.child(bindings);
     let lease = await deps.gate.tryAcquire(tenant, limit);
     if (!lease) {
       await deps.redis.zadd(waiters(tenant), Date.now(), String(job.id));
@@ -85,13 +87,16 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       await deps.redis.zrem(waiters(tenant), String(job.id));
       const run = deps.store.handle(chunk.runId, `chunk:${chunk.seq}`);
       try {
-        outcomes = await syncChunkJob.run(chunk, {
-          client: deps.client,
-          clock: deps.clock,
-          logger,
-          run,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-        });
+        // The shared client's lines (retries, alerts) then carry the chunk's bindings too.
+        outcomes = await withLogContext(bindings, () =>
+          syncChunkJob.run(chunk, {
+            client: deps.client,
+            clock: deps.clock,
+            logger,
+            run,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+          }),
+        );
       } catch (error) {
         if (deps.signal?.aborted) {
           // The worker is shutting down past its grace period (worker.ts) and aborted the chunk's

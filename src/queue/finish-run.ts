@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../config/feed.js';
+import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { buildSummary } from '../sync/report/summary.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisRunStore } from './run-store.js';
@@ -8,6 +9,8 @@ interface FinishDeps {
   store: RedisRunStore;
   registry: FileRegistry;
   maxRetryRuns: number;
+  /** Notifies when the run changes its feed's health (src/ops/alerts). */
+  alerts?: RunAlerts;
 }
 
 /**
@@ -18,7 +21,7 @@ interface FinishDeps {
  */
 export async function finishRun(
   runId: string,
-  data: { feed: Feed; file: string; dryRun: boolean; retryRun?: number },
+  data: { feed: Feed; file: string; dryRun: boolean; retryRun?: number; onlyLines?: number[] },
   read: { records: number; sha256: string },
   deps: FinishDeps,
   logger: Logger,
@@ -47,6 +50,10 @@ export async function finishRun(
       { alert: true, records: read.records, accounted },
       'records without an outcome: the report does not account for every source record',
     );
+  // Before the summary is stored: should this job die in between, its replay judges the run
+  // again, and the state (already swapped) keeps the alert from being raised twice. After it, a
+  // replay would return above and the alert would be lost.
+  await deps.alerts?.runFinished(summary, { retry: data.onlyLines !== undefined });
   await deps.store.finish(summary);
   const owed = data.dryRun
     ? false

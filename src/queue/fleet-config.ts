@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, describeIssues } from '../config/errors.js';
+import { parseEnv } from '../config/env.js';
 
 /**
  * Settings of the worker fleet, from the environment, validated at start. Every key is documented
@@ -38,11 +38,7 @@ export interface FleetConfig {
 }
 
 export function loadFleetConfig(env: NodeJS.ProcessEnv): FleetConfig {
-  const parsed = FleetEnv.safeParse(
-    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
-  );
-  if (!parsed.success) throw new ConfigError('invalid fleet configuration:', describeIssues(parsed.error));
-  const e = parsed.data;
+  const e = parseEnv(FleetEnv, env, 'invalid fleet configuration:');
   return {
     redisUrl: e.REDIS_URL,
     prefix: e.ERP_BRIDGE_QUEUE_PREFIX,

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { ImportFilePayload, importFileJob } from '../../jobs/import-file.js';
 import { parsePayload } from '../../jobs/job.js';
 import type { Feed } from '../config/feed.js';
+import { withLogContext } from '../logging/log-context.js';
+import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import type { RecordStream } from '../sources/open-records.js';
 import { openRecords } from '../sources/open-records.js';
 import type { Chunk } from '../sync/pipeline.js';
@@ -30,6 +32,7 @@ export interface ImportJobDeps {
   chunkContext(feed: Feed, logger: Logger): ChunkContext;
   logger: Logger;
   maxRetryRuns: number;
+  alerts?: RunAlerts;
   signal?: AbortSignal;
   /** How many chunks of one run may wait in the queue at once: the import's backpressure. */
   maxQueuedChunks?(feed: Feed): number;
@@ -57,13 +60,23 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function importProcessor(deps: ImportJobDeps) {
   return async (job: Job<ImportJobData>, token?: string): Promise<{ records: number }> => {
     const data = parsePayload({ name: 'import-file', payload: ImportJobData }, job.data);
-    const { feed } = data;
-    const logger = deps.logger.child({
+    const bindings = {
       runId: data.runId,
-      feed: feed.name,
-      tenant: feed.accountId,
-      job: job.id,
-    });
+      feed: data.feed.name,
+      tenant: data.feed.accountId,
+      job: String(job.id),
+    };
+    // Also on the lines of the shared client while this job uses it (log-context.ts).
+    return withLogContext(bindings, () => importRun(job, token, data, deps.logger.child(bindings)));
+  };
+
+  async function importRun(
+    job: Job<ImportJobData>,
+    token: string | undefined,
+    data: z.output<typeof ImportJobData>,
+    logger: Logger,
+  ): Promise<{ records: number }> {
+    const { feed } = data;
     let read = data.read;
     if (!read) {
       const run = deps.store.handle(data.runId, 'import');
@@ -102,5 +115,5 @@ export function importProcessor(deps: ImportJobDeps) {
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
     await finishRun(data.runId, data, read, deps, logger);
     return { records: read.records };
-  };
+  }
 }

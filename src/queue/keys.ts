@@ -21,6 +21,10 @@ export function fleetKeys(prefix: string) {
     runsOfFeed: (feed: string) => k('runs', feed),
     files: (feed: string) => k('files', feed),
     waiters: (tenant: string) => k('waiters', tenant),
+    /** Each feed's health (src/ops/alerts): `failing:<feed>` and `dropped:<feed>` fields. */
+    feedHealth: () => k('health'),
+    /** Record counts of a feed's recent runs, newest first (the record-count drop rule). */
+    feedRecords: (feed: string) => k('health', 'records', feed),
   };
 }
 export type FleetKeys = ReturnType<typeof fleetKeys>;

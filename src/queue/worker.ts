@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../client/index.js';
 import { loadFeedFile } from '../config/load-feed.js';
 import type { TenantGate } from '../gate/gate.js';
+import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
 import type { FileRegistry } from './file-registry.js';
@@ -30,6 +31,8 @@ export interface WorkerDeps {
   concurrency: number;
   /** How long a chunk without a tenant slot sleeps at most (a freed slot wakes it sooner). */
   slotWaitMs?: number;
+  /** Judges each finished run and notifies when its feed's health changes. */
+  alerts?: RunAlerts;
 }
 
 export interface RunningWorker {
@@ -68,6 +71,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       logger: deps.logger,
       maxRetryRuns: deps.config.failedRetryRuns,
       signal: abort.signal,
+      ...(deps.alerts ? { alerts: deps.alerts } : {}),
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );

@@ -7,6 +7,8 @@ import type { Clock } from '../client/index.js';
 import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import type { TenantGate } from '../gate/gate.js';
+import { withLogContext } from '../logging/log-context.js';
+import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { FileReportSink, type ReportFiles } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
@@ -25,6 +27,8 @@ export interface RunnerDeps {
   reportDir: string;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+  /** Judges the finished run and notifies when its feed's health changes. */
+  alerts?: RunAlerts;
 }
 
 export interface FeedRunResult {
@@ -52,7 +56,8 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const { feed } = loaded;
   const startedAt = deps.clock.now();
   const runId = newRunId(feed.name, startedAt);
-  const logger = deps.logger.child({ runId, feed: feed.name, tenant: feed.accountId });
+  const bindings = { runId, feed: feed.name, tenant: feed.accountId };
+  const logger = deps.logger.child(bindings);
   const sink = await FileReportSink.create(deps.reportDir, runId);
   const wouldSendFile = dryRun ? createWriteStream(`${sink.files.dir}/would-send.ndjson`) : undefined;
   const run = new MemoryRun(
@@ -78,8 +83,8 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const dispatch = async (chunk: Chunk) => {
     const lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, deps.signal);
     const ctx = chunkCtx(chunk);
-    const task = syncChunkJob
-      .run(chunk, { ...ctx, run })
+    // The shared client's lines (retries, alerts) carry the chunk too (log-context.ts).
+    const task = withLogContext({ chunk: chunk.seq }, () => syncChunkJob.run(chunk, { ...ctx, run }))
       .then(() => undefined)
       .catch(async (error: unknown) => {
         logger.error({ err: error, chunk: chunk.seq }, 'chunk failed unexpectedly');
@@ -116,9 +121,11 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   if (paths.length === 0)
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
   for (const path of paths) {
-    const result = await importFileJob.run(
-      { runId, feed, file: path, dryRun },
-      { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare },
+    const result = await withLogContext(bindings, () =>
+      importFileJob.run(
+        { runId, feed, file: path, dryRun },
+        { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare },
+      ),
     );
     files.push({ path: result.file, sha256: result.sha256, records: result.records });
   }
@@ -144,5 +151,11 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     { state: summary.state, counts: summary.counts, durationMs: summary.durationMs },
     'run finished',
   );
+  // Notices are a side channel: a state file that cannot be written must not fail the sync.
+  await deps.alerts
+    ?.runFinished(summary)
+    .catch((error: unknown) =>
+      logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
+    );
   return { summary, files: sink.files };
 }

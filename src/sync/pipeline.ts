@@ -163,7 +163,9 @@ export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext)
       const stop = error instanceof RunStopError ? error : stopFor(error);
       if (!stop) throw error;
       const reason = { code: stop.code, message: stop.message, exitCode: stop.exitCode };
-      ctx.logger.error({ alert: true, code: stop.code, runId: chunk.runId }, `run stopped: ${stop.message}`);
+      // Not `alert: true`: the feed's run-stopped notice (src/ops/alerts) is the alert, raised
+      // once when the feed starts failing rather than on every run. The logger binds the runId.
+      ctx.logger.error({ code: stop.code }, `run stopped: ${stop.message}`);
       await run.stop(reason);
       // What the chunk settled before the stop (records already created) keeps its outcome.
       outcomes =

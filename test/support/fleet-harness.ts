@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type Clock, PartnerClient, systemClock } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
@@ -5,6 +6,7 @@ import { gateHooks, partnerScope } from '../../src/gate/client-hooks.js';
 import type { TenantGate } from '../../src/gate/gate.js';
 import { RedisGate } from '../../src/gate/redis-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
+import type { RunAlerts } from '../../src/ops/alerts/feed-alerts.js';
 import { FileRegistry } from '../../src/queue/file-registry.js';
 import type { FleetConfig } from '../../src/queue/fleet-config.js';
 import { fleetKeys } from '../../src/queue/keys.js';
@@ -52,9 +54,14 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
 
   /**
    * A worker. `instantRetries` makes the client's retry and Retry-After waits pass at once (the
-   * waits themselves are tested with fake time in the client tests).
+   * waits themselves are tested with fake time in the client tests). `logger` (default silent)
+   * serves the worker and its client; `alerts` judges the runs it finishes.
    */
-  function worker(concurrency = 4, options: { instantRetries?: boolean } = {}): RunningWorker {
+  function worker(
+    concurrency = 4,
+    options: { instantRetries?: boolean; logger?: Logger; alerts?: RunAlerts } = {},
+  ): RunningWorker {
+    const log = options.logger ?? logger;
     const clientClock: Clock = options.instantRetries
       ? { now: () => Date.now(), sleep: async () => {} }
       : systemClock;
@@ -74,7 +81,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
         events.push({ kind: 'paused', at: Date.now(), operation: scope });
       },
     };
-    const hooks = gateHooks(observed, partnerScope(sandbox.clientId), clientClock, logger);
+    const hooks = gateHooks(observed, partnerScope(sandbox.clientId), clientClock, log);
     const client = new PartnerClient(
       {
         baseUrl: sandbox.url,
@@ -83,7 +90,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
         clientSecret: sandbox.clientSecret,
       },
       {
-        logger,
+        logger: log,
         clock: clientClock,
         hooks: {
           ...hooks,
@@ -114,9 +121,10 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       gate,
       client,
       clock: systemClock,
-      logger,
+      logger: log,
       concurrency,
       slotWaitMs: 500,
+      ...(options.alerts ? { alerts: options.alerts } : {}),
     });
     let closed = false;
     const close = async (graceMs?: number) => {

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { PartnerClient } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { MemoryGate } from '../../src/gate/memory-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
+import type { RunAlerts } from '../../src/ops/alerts/feed-alerts.js';
 import { type FeedRunResult, runFeed } from '../../src/runner/in-process.js';
 import { createFaultInjector, parseFaultConfig } from '../../src/sandbox/faults.js';
 import type { FaultConfigInput } from '../../src/sandbox/faults-config.js';
@@ -25,6 +27,8 @@ export interface Front {
 
 export interface HarnessOptions<F extends Front> {
   front?: (sandbox: SandboxHandle) => Promise<F>;
+  /** The client's and the runs' logger; silent by default. */
+  logger?: Logger;
 }
 
 export type HarnessRun = FeedRunResult & { outcomes: RecordOutcome[] };
@@ -49,7 +53,7 @@ export async function syncHarness<F extends Front = Front>(
     return fakeSleep(ms, signal);
   };
   const gate = new MemoryGate(clock);
-  const logger = createLogger({ level: 'silent' });
+  const logger = options.logger ?? createLogger({ level: 'silent' });
   const scope = 'partner:sandbox-client';
   const events: RequestEvent[] = [];
   const client = new PartnerClient(
@@ -81,9 +85,17 @@ export async function syncHarness<F extends Front = Front>(
   );
   const reportDir = mkdtempSync(join(tmpdir(), 'erp-bridge-reports-'));
 
-  async function run(feedFile: string, dryRun = false): Promise<HarnessRun> {
+  /** One `sync` of the feed; with `alerts`, judged as the command judges it. */
+  async function run(feedFile: string, dryRun = false, alerts?: RunAlerts): Promise<HarnessRun> {
     const loaded = await loadFeedFile(feedFile);
-    const result = await runFeed(loaded, dryRun, { client, clock, logger, gate, reportDir });
+    const result = await runFeed(loaded, dryRun, {
+      client,
+      clock,
+      logger,
+      gate,
+      reportDir,
+      ...(alerts ? { alerts } : {}),
+    });
     const outcomes = readFileSync(result.files.ndjson, 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { systemClock } from '../../client/index.js';
 import { ConfigError } from '../../config/errors.js';
 import { loadFeedFiles } from '../../config/load-feed.js';
 import { MemoryGate } from '../../gate/memory-gate.js';
+import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
+import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
+import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
 import { type FeedRunResult, runFeed } from '../../runner/in-process.js';
 import { expandGlob } from '../../sources/glob.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -60,8 +64,10 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   const format: LogFormat = flags.logFormat ?? 'text';
   const logger = cliLogger(format, flags.logLevel);
   let feeds: Awaited<ReturnType<typeof loadFeedFiles>>;
+  let alertConfig: ReturnType<typeof loadAlertConfig>;
   try {
     feeds = await loadFeedFiles(feedFiles);
+    alertConfig = loadAlertConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`erp-bridge: ${error.message}\n`);
@@ -82,6 +88,12 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
       for (const file of await expandGlob(sourceGlob))
         bar.addTotal(Math.max(0, (await countLines(file)) - 1));
 
+  // The feeds' last states live next to their reports, so consecutive syncs notify only on a change.
+  const alerts = new FeedAlerts({
+    config: alertConfig,
+    store: new FileFeedHealthStore(join(flags.reportDir, '.feed-health.json'), logger),
+    logger,
+  });
   const abort = new AbortController();
   const onSignal = () => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
@@ -96,6 +108,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
           gate,
           reportDir: flags.reportDir,
           signal: abort.signal,
+          alerts,
           ...(bar ? { onProgress: ({ records }: { records: number }) => bar.advance(records) } : {}),
         }),
       ),
@@ -118,6 +131,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await alerts.close();
     await service.close();
   }
 }

@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../client/index.js';
 import { RedisGate } from '../../gate/redis-gate.js';
+import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
+import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
+import { RedisFeedHealthStore } from '../../ops/alerts/redis-health-store.js';
 import { startWorker } from '../../queue/worker.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { connectFleet, fleetFailure } from '../fleet.js';
@@ -30,7 +33,13 @@ export function registerWorkerCommand(program: Command): void {
 async function work(flags: WorkerFlags): Promise<ExitCode> {
   const logger = cliLogger(flags.logFormat, flags.logLevel).child({ role: 'worker', pid: process.pid });
   try {
+    const alertConfig = loadAlertConfig(process.env);
     const fleet = await connectFleet(process.env, logger, 'worker');
+    const alerts = new FeedAlerts({
+      config: alertConfig,
+      store: new RedisFeedHealthStore(fleet.redis, fleet.keys),
+      logger,
+    });
     const gate = new RedisGate({
       redis: () => fleet.redis.duplicate(),
       keyPrefix: fleet.config.prefix,
@@ -50,6 +59,7 @@ async function work(flags: WorkerFlags): Promise<ExitCode> {
       clock: systemClock,
       logger,
       concurrency: flags.concurrency,
+      alerts,
     });
     logger.info({ concurrency: flags.concurrency, prefix: fleet.config.prefix }, 'worker started');
     await new Promise<void>((resolve) => {
@@ -62,6 +72,7 @@ async function work(flags: WorkerFlags): Promise<ExitCode> {
     );
     const { released } = await worker.close();
     if (released) logger.warn('grace period over: in-flight jobs released to other workers');
+    await alerts.close();
     await gate.close();
     await service.close();
     await fleet.close();

@@ -63,10 +63,11 @@ function sync(args: string[], env: Record<string, string | undefined>): Promise<
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr, reportDir })));
 }
 
+/** Every run folder's summary (dot files, such as the feeds' health state, are no runs). */
 function summaries(reportDir: string): RunSummary[] {
-  return readdirSync(reportDir).map(
-    (run) => JSON.parse(readFileSync(join(reportDir, run, 'summary.json'), 'utf8')) as RunSummary,
-  );
+  return readdirSync(reportDir)
+    .filter((entry) => !entry.startsWith('.'))
+    .map((run) => JSON.parse(readFileSync(join(reportDir, run, 'summary.json'), 'utf8')) as RunSummary);
 }
 
 const sandboxTransactions = () =>
@@ -131,6 +132,20 @@ describe('erp-bridge sync', () => {
     const ran = await sync([demo('sparkasse'), '--no-such-option'], partnerEnv({}));
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("unknown option '--no-such-option'");
+  }, 30_000);
+
+  it('exits 2 for an invalid alert setting, naming the variable but never the webhook URL', async () => {
+    const ran = await sync(
+      [demo('sparkasse')],
+      partnerEnv({
+        ERP_BRIDGE_ALERT_WEBHOOK_URL: 'ftp://hooks.example.com/t0k3n',
+        ERP_BRIDGE_ALERT_DROP_SHARE: '2',
+      }),
+    );
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('ERP_BRIDGE_ALERT_WEBHOOK_URL: expected an http:// or https:// URL');
+    expect(ran.stderr).toContain('ERP_BRIDGE_ALERT_DROP_SHARE: expected a number from 0 to 1');
+    expect(ran.stderr).not.toContain('t0k3n');
   }, 30_000);
 
   it('exits 3 when the credentials are refused or the service cannot be reached', async () => {

@@ -1,0 +1,145 @@
+import type { Logger } from 'pino';
+import type { RunSummary } from '../../sync/report/summary.js';
+import type { AlertConfig } from './alert-config.js';
+import {
+  type AlertKind,
+  DROP_KIND,
+  type FailingKind,
+  type Finding,
+  failingFindings,
+  recordCountDrop,
+  recordsRead,
+} from './feed-health.js';
+import type { FeedHealthStore } from './health-store.js';
+import { type AlertMetrics, type AlertNotice, countNotice, logNotice } from './notice.js';
+import { transitionOf } from './transitions.js';
+import { WebhookSink } from './webhook-sink.js';
+
+/** What the run finishers (fleet and `sync`) need of the alerts. */
+export interface RunAlerts {
+  /**
+   * Judges a finished run and notifies on a change of its feed's state. Dry runs change nothing;
+   * retry runs (only the failed lines of a file) change the failing state but neither count as a
+   * recent run nor trigger the record-count drop rule.
+   */
+  runFinished(summary: RunSummary, run?: { retry?: boolean }): Promise<void>;
+  /** Flushes the webhook, waiting at most `waitMs` (default: its timeout). */
+  close(waitMs?: number): Promise<void>;
+}
+
+export interface FeedAlertsDeps {
+  config: AlertConfig;
+  store: FeedHealthStore;
+  logger: Logger;
+  metrics?: AlertMetrics;
+  /** Delivery of the notices to the webhook; by default a WebhookSink when one is configured. */
+  webhook?: Pick<WebhookSink, 'send' | 'close'>;
+  now?: () => number;
+}
+
+/**
+ * A feed's health has two parts, each notified only when it changes: failing (chunks failed after
+ * their retries, a stopped run, too many rejected records) and a record count far below the
+ * feed's recent runs (a warning). Every notice goes to the log (`alert: true`), to the metrics
+ * and, when configured, to the webhook, which never makes the caller wait.
+ */
+export class FeedAlerts implements RunAlerts {
+  readonly #webhook: Pick<WebhookSink, 'send' | 'close'> | undefined;
+  readonly #now: () => number;
+
+  constructor(private readonly deps: FeedAlertsDeps) {
+    const { webhook } = deps.config;
+    this.#webhook = deps.webhook ?? (webhook ? new WebhookSink(webhook, deps.logger) : undefined);
+    this.#now = deps.now ?? Date.now;
+    if (webhook) deps.logger.info({ webhook: new URL(webhook.url).origin }, 'alert webhook configured');
+  }
+
+  async runFinished(summary: RunSummary, run: { retry?: boolean } = {}): Promise<void> {
+    if (summary.dryRun) return;
+    const { config, store, metrics } = this.deps;
+    const counted = run.retry !== true;
+    const failing = failingFindings(summary, config.rejectedShare);
+    const records = recordsRead(summary);
+    const drop = counted
+      ? recordCountDrop(records, await store.recentRecords(summary.feed), config.dropShare)
+      : undefined;
+    const previous = await store.update(summary.feed, {
+      runId: summary.runId,
+      failing: failing.map((f) => f.kind),
+      ...(counted ? { volume: { dropped: drop !== undefined, records } } : {}),
+    });
+    metrics?.feedFailing.set({ feed: summary.feed }, failing.length > 0 ? 1 : 0);
+    this.#failingChanged(summary, previous.failing, failing);
+    if (counted) this.#volumeChanged(summary, previous.dropped, drop, records);
+  }
+
+  close(waitMs?: number): Promise<void> {
+    return this.#webhook?.close(waitMs) ?? Promise.resolve();
+  }
+
+  #failingChanged(summary: RunSummary, previous: FailingKind[], now: Finding<FailingKind>[]): void {
+    const feed = `feed ${summary.feed} (account ${summary.accountId})`;
+    const kinds = now.map((f) => f.kind);
+    switch (transitionOf(previous, kinds)) {
+      case 'raised':
+        return this.#notify(summary, 'alert', kinds, `${feed} is failing: ${messages(now)}`);
+      case 'changed':
+        return this.#notify(
+          summary,
+          'alert',
+          kinds,
+          `${feed} is failing differently (was ${previous.join(', ')}): ${messages(now)}`,
+        );
+      case 'resolved':
+        return this.#notify(
+          summary,
+          'resolved',
+          previous,
+          `${feed} is healthy again: run ${summary.runId} ended ${summary.state} without ${previous.join(', ')}`,
+        );
+      case 'unchanged':
+        this.deps.logger.info(
+          { feed: summary.feed, tenant: summary.accountId, runId: summary.runId, kinds },
+          'feed still failing the same way (alerted before)',
+        );
+        return;
+      case 'healthy':
+        return;
+    }
+  }
+
+  #volumeChanged(summary: RunSummary, wasDropped: boolean, drop: Finding | undefined, records: number): void {
+    const feed = `feed ${summary.feed} (account ${summary.accountId})`;
+    if (drop && !wasDropped) this.#notify(summary, 'warning', [DROP_KIND], `${feed}: ${drop.message}`);
+    else if (!drop && wasDropped)
+      this.#notify(
+        summary,
+        'resolved',
+        [DROP_KIND],
+        `${feed}: record count back to normal (${records} records)`,
+      );
+    else if (drop)
+      this.deps.logger.info(
+        { feed: summary.feed, tenant: summary.accountId, runId: summary.runId, records },
+        'feed record count still low (warned before)',
+      );
+  }
+
+  #notify(summary: RunSummary, event: AlertNotice['event'], kinds: AlertKind[], message: string): void {
+    const notice: AlertNotice = {
+      event,
+      feed: summary.feed,
+      tenant: summary.accountId,
+      runId: summary.runId,
+      kinds,
+      message,
+      counts: summary.counts,
+      at: new Date(this.#now()).toISOString(),
+    };
+    logNotice(this.deps.logger, notice);
+    if (this.deps.metrics) countNotice(this.deps.metrics, notice);
+    this.#webhook?.send(notice);
+  }
+}
+
+const messages = (findings: readonly Finding[]) => findings.map((f) => f.message).join('; ');

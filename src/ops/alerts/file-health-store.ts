@@ -1,0 +1,88 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import {
+  type FeedHealthStore,
+  type HealthSnapshot,
+  type HealthUpdate,
+  MemoryFeedHealthStore,
+  type PreviousHealth,
+} from './health-store.js';
+
+const Snapshot = z.record(
+  z.string(),
+  z.object({
+    failing: z.string(),
+    dropped: z.boolean(),
+    recent: z.array(z.object({ runId: z.string(), records: z.int().nonnegative() })),
+  }),
+);
+
+/**
+ * The feeds' states in one JSON file (`<report-dir>/.feed-health.json` for `erp-bridge sync`), so
+ * consecutive syncs also notify only on a change. Updates within the process are serialised; two
+ * syncs writing the same report folder at the same moment may lose one update (the next run
+ * corrects the state), which is why the fleet keeps its states in Redis instead.
+ */
+export class FileFeedHealthStore implements FeedHealthStore {
+  #memory: Promise<MemoryFeedHealthStore> | undefined;
+  #snapshot: HealthSnapshot = {};
+  #last: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly path: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async recentRecords(feed: string): Promise<number[]> {
+    return (await this.#load()).recentRecords(feed);
+  }
+
+  update(feed: string, update: HealthUpdate): Promise<PreviousHealth> {
+    const next = this.#last.then(async () => {
+      const previous = await (await this.#load()).update(feed, update);
+      await this.#save();
+      return previous;
+    });
+    this.#last = next.catch(() => undefined);
+    return next;
+  }
+
+  #load(): Promise<MemoryFeedHealthStore> {
+    this.#memory ??= this.#read().then((snapshot) => {
+      this.#snapshot = snapshot;
+      return new MemoryFeedHealthStore(snapshot);
+    });
+    return this.#memory;
+  }
+
+  async #read(): Promise<HealthSnapshot> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw error;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const parsed = Snapshot.safeParse(json);
+    if (parsed.success) return parsed.data;
+    // Only notices are at stake: start afresh rather than fail the sync.
+    this.logger.warn({ file: this.path }, 'feed health file unreadable; starting with every feed healthy');
+    return {};
+  }
+
+  async #save(): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    // Written aside and renamed: a crash mid-write never leaves half a file behind.
+    const partial = `${this.path}.${process.pid}.tmp`;
+    await writeFile(partial, `${JSON.stringify(this.#snapshot, null, 2)}\n`);
+    await rename(partial, this.path);
+  }
+}

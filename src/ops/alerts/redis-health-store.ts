@@ -1,0 +1,51 @@
+import type { Redis } from 'ioredis';
+import type { FleetKeys } from '../../queue/keys.js';
+import { RECENT_RUNS } from './feed-health.js';
+import { type FeedHealthStore, type HealthUpdate, type PreviousHealth, parseKinds } from './health-store.js';
+import { kindsKey } from './transitions.js';
+
+// One script, so the swap is atomic: of two workers finishing runs of a feed at the same moment,
+// exactly one reads the old state and raises the alert; the other reads the new one.
+// A count whose entry (records and run id) is already at the head is not added again (a replay).
+const UPDATE = `
+local prevFailing = redis.call('HGET', KEYS[1], 'failing:' .. ARGV[1]) or ''
+local prevDropped = redis.call('HGET', KEYS[1], 'dropped:' .. ARGV[1]) or '0'
+redis.call('HSET', KEYS[1], 'failing:' .. ARGV[1], ARGV[2])
+if ARGV[3] == '1' then
+  redis.call('HSET', KEYS[1], 'dropped:' .. ARGV[1], ARGV[4])
+  if redis.call('LINDEX', KEYS[2], 0) ~= ARGV[5] then
+    redis.call('LPUSH', KEYS[2], ARGV[5])
+    redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[6]) - 1)
+  end
+end
+return {prevFailing, prevDropped}
+`;
+
+/** The fleet's feed states, shared by every worker, under the fleet's key prefix. */
+export class RedisFeedHealthStore implements FeedHealthStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: FleetKeys,
+  ) {}
+
+  async recentRecords(feed: string): Promise<number[]> {
+    const entries = await this.redis.lrange(this.keys.feedRecords(feed), 0, RECENT_RUNS - 1);
+    return entries.map((entry) => Number.parseInt(entry, 10)).filter(Number.isFinite);
+  }
+
+  async update(feed: string, update: HealthUpdate): Promise<PreviousHealth> {
+    const [failing, dropped] = (await this.redis.eval(
+      UPDATE,
+      2,
+      this.keys.feedHealth(),
+      this.keys.feedRecords(feed),
+      feed,
+      kindsKey(update.failing),
+      update.volume ? '1' : '0',
+      update.volume?.dropped ? '1' : '0',
+      update.volume ? `${update.volume.records} ${update.runId}` : '',
+      RECENT_RUNS,
+    )) as [string, string];
+    return { failing: parseKinds(failing), dropped: dropped === '1' };
+  }
+}
