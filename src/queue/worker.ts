@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../client/index.js';
 import { loadFeedFile } from '../config/load-feed.js';
 import type { TenantGate } from '../gate/gate.js';
+import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
 import type { FileRegistry } from './file-registry.js';
@@ -30,6 +31,8 @@ export interface WorkerDeps {
   concurrency: number;
   /** How long a chunk without a tenant slot sleeps at most (a freed slot wakes it sooner). */
   slotWaitMs?: number;
+  /** Hears stored outcomes and chunk durations (metrics). */
+  meter?: SyncMeter;
 }
 
 export interface RunningWorker {
@@ -68,6 +71,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       logger: deps.logger,
       maxRetryRuns: deps.config.failedRetryRuns,
       signal: abort.signal,
+      meter: deps.meter,
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );
@@ -84,6 +88,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       logger: deps.logger,
       signal: abort.signal,
       ...(deps.slotWaitMs !== undefined ? { slotWaitMs: deps.slotWaitMs } : {}),
+      meter: deps.meter,
     }),
     { ...common, concurrency: deps.concurrency },
   );

@@ -10,6 +10,7 @@ import type { TenantGate } from '../gate/gate.js';
 import { FileReportSink, type ReportFiles } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
+import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -25,6 +26,8 @@ export interface RunnerDeps {
   reportDir: string;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+  /** Hears stored outcomes and chunk durations (metrics). */
+  meter?: SyncMeter;
 }
 
 export interface FeedRunResult {
@@ -53,8 +56,18 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const startedAt = deps.clock.now();
   const runId = newRunId(feed.name, startedAt);
   const logger = deps.logger.child({ runId, feed: feed.name, tenant: feed.accountId });
-  const sink = await FileReportSink.create(deps.reportDir, runId);
-  const wouldSendFile = dryRun ? createWriteStream(`${sink.files.dir}/would-send.ndjson`) : undefined;
+  const fileSink = await FileReportSink.create(deps.reportDir, runId);
+  const { meter } = deps;
+  const sink = meter
+    ? {
+        record: async (outcomes: readonly RecordOutcome[]) => {
+          await fileSink.record(outcomes);
+          meter.recorded(feed.kind, feed.accountId, outcomes);
+        },
+        finish: (summary: RunSummary) => fileSink.finish(summary),
+      }
+    : fileSink;
+  const wouldSendFile = dryRun ? createWriteStream(`${fileSink.files.dir}/would-send.ndjson`) : undefined;
   const run = new MemoryRun(
     runId,
     sink,
@@ -78,6 +91,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const dispatch = async (chunk: Chunk) => {
     const lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, deps.signal);
     const ctx = chunkCtx(chunk);
+    const elapsed = stopwatch();
     const task = syncChunkJob
       .run(chunk, { ...ctx, run })
       .then(() => undefined)
@@ -98,6 +112,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
           ),
         );
       })
+      .then(() => meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed()))
       .finally(() => lease.release());
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));
@@ -144,5 +159,5 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     { state: summary.state, counts: summary.counts, durationMs: summary.durationMs },
     'run finished',
   );
-  return { summary, files: sink.files };
+  return { summary, files: fileSink.files };
 }

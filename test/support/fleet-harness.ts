@@ -1,10 +1,13 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type Clock, PartnerClient, systemClock } from '../../src/client/index.js';
+import { type Clock, combineHooks, PartnerClient, systemClock } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { gateHooks, partnerScope } from '../../src/gate/client-hooks.js';
 import type { TenantGate } from '../../src/gate/gate.js';
 import { RedisGate } from '../../src/gate/redis-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
+import { metricsHooks } from '../../src/ops/client-metrics.js';
+import type { Metrics } from '../../src/ops/metrics.js';
+import { syncMeter } from '../../src/ops/sync-meter.js';
 import { FileRegistry } from '../../src/queue/file-registry.js';
 import type { FleetConfig } from '../../src/queue/fleet-config.js';
 import { fleetKeys } from '../../src/queue/keys.js';
@@ -52,9 +55,13 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
 
   /**
    * A worker. `instantRetries` makes the client's retry and Retry-After waits pass at once (the
-   * waits themselves are tested with fake time in the client tests).
+   * waits themselves are tested with fake time in the client tests). With `metrics`, the worker
+   * counts into them as `erp-bridge worker` does (client hooks and the sync meter).
    */
-  function worker(concurrency = 4, options: { instantRetries?: boolean } = {}): RunningWorker {
+  function worker(
+    concurrency = 4,
+    options: { instantRetries?: boolean; metrics?: Metrics } = {},
+  ): RunningWorker {
     const clientClock: Clock = options.instantRetries
       ? { now: () => Date.now(), sleep: async () => {} }
       : systemClock;
@@ -85,7 +92,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       {
         logger,
         clock: clientClock,
-        hooks: {
+        hooks: combineHooks(options.metrics ? metricsHooks(options.metrics) : {}, {
           ...hooks,
           // Recorded once the gate let the request go: when requests really started.
           beforeRequest: async (start) => {
@@ -101,7 +108,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
             });
             hooks.onRateLimited(info);
           },
-        },
+        }),
       },
     );
     const running = startWorker({
@@ -117,6 +124,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       logger,
       concurrency,
       slotWaitMs: 500,
+      ...(options.metrics ? { meter: syncMeter(options.metrics) } : {}),
     });
     let closed = false;
     const close = async (graceMs?: number) => {
