@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import { type Clock, PartnerClient, type PartnerClientSettings } from '../client/index.js';
+import {
+  type ClientHooks,
+  type Clock,
+  combineHooks,
+  PartnerClient,
+  type PartnerClientSettings,
+} from '../client/index.js';
 import { loadPartnerConfig } from '../config/partner-env.js';
 import { gateHooks, partnerScope } from '../gate/client-hooks.js';
 import type { TenantGate } from '../gate/gate.js';
@@ -22,8 +28,12 @@ export async function connectService(
   gate: TenantGate,
   clock: Clock,
   logger: Logger,
-  /** Fleet processes share one service: they never start a sandbox of their own. */
-  options: { embeddedSandbox: boolean } = { embeddedSandbox: true },
+  options: {
+    /** Fleet processes share one service: they never start a sandbox of their own. */
+    embeddedSandbox: boolean;
+    /** More listeners besides the gate's (metrics). */
+    hooks?: ClientHooks;
+  } = { embeddedSandbox: true },
 ): Promise<ServiceConnection> {
   let settings: PartnerClientSettings;
   let closeSandbox = async () => {};
@@ -48,7 +58,7 @@ export async function connectService(
   const client = new PartnerClient(settings, {
     logger,
     clock,
-    hooks: gateHooks(gate, partnerScope(settings.clientId), clock, logger),
+    hooks: combineHooks(gateHooks(gate, partnerScope(settings.clientId), clock, logger), options.hooks ?? {}),
   });
   return {
     client,

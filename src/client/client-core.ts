@@ -159,6 +159,15 @@ export class PartnerClientCore {
     }
   }
 
+  /**
+   * Resolves once an access token is at hand (the cached one while it is valid, else a new one):
+   * proof that the authorization server accepts the credentials (readiness checks). Rejects with
+   * the token error (AUTH_REJECTED, AUTH_UNREACHABLE, ...). The token itself never leaves the client.
+   */
+  async ensureToken(signal?: AbortSignal): Promise<void> {
+    await this.#deps.tokens.getToken(signal);
+  }
+
   /** Closes the keep-alive connections; the client is unusable afterwards. */
   async close(): Promise<void> {
     await this.#agent.close();

@@ -14,7 +14,15 @@ export {
   type ClientErrorCode,
   isApiError,
 } from './errors.js';
-export type { Alert, ClientHooks, RateLimited, RequestStart } from './hooks.js';
+export {
+  type Alert,
+  type Attempt,
+  type ClientHooks,
+  combineHooks,
+  type RateLimited,
+  type RequestStart,
+  type Retry,
+} from './hooks.js';
 export { iteratePages } from './pagination.js';
 export {
   type BankAccountCreateBody,

@@ -113,11 +113,14 @@ export async function sendWithPolicy(
         { ...log, failure: error.failure, errorCode: error.errorCode },
         'partner api request failed',
       );
+      const attempt = { operation, accountId, attempt: ctx.attempts, status: 'network' as const };
+      notify(logger, () => hooks.onAttempt?.(attempt));
       if (!resendable && error.sent) throw ambiguousAfterTransport(ctx, error);
       const delay = nextRetryDelay();
       if (delay === undefined) throw raiseAlert(deps, transportFailure(ctx, error));
       retries += 1;
       logger.warn({ ...log, failure: error.failure, delayMs: delay }, 'retrying after a network failure');
+      notify(logger, () => hooks.onRetry?.({ ...attempt, delayMs: delay }));
       await wait(delay);
       continue;
     }
@@ -135,6 +138,7 @@ export async function sendWithPolicy(
       },
       'partner api request',
     );
+    notify(logger, () => hooks.onAttempt?.({ operation, accountId, attempt: ctx.attempts, status }));
     if (status >= 200 && status < 300) return { response, attempts: ctx.attempts };
 
     if (status === 401 && !renewed) {
@@ -170,6 +174,9 @@ export async function sendWithPolicy(
       if (delay === undefined) throw raiseAlert(deps, serviceError(ctx, status, body, scrub));
       retries += 1;
       logger.warn({ operation, accountId, status, delayMs: delay }, 'retrying after a server error');
+      notify(logger, () =>
+        hooks.onRetry?.({ operation, accountId, attempt: ctx.attempts, status, delayMs: delay }),
+      );
       await wait(delay);
       continue;
     }

@@ -15,7 +15,7 @@ export function gateHooks(
   scope: string,
   clock: Clock,
   logger: Logger,
-): Required<ClientHooks> {
+): Required<Pick<ClientHooks, 'beforeRequest' | 'onRateLimited' | 'onAlert'>> {
   return {
     beforeRequest: (start) => gate.waitUntilOpen(scope, start.signal),
     onRateLimited: (info) => {

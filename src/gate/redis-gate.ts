@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { abortReason, type Clock, systemClock } from '../client/clock.js';
 import type { Lease, TenantGate } from './gate.js';
+import { gateNamespace } from './gate-keys.js';
 import { acquireScript, busyScript, leaveScript, pauseScript, renewScript } from './gate-scripts.js';
 
 export interface RedisGateOptions {
@@ -60,9 +61,7 @@ export class RedisGate implements TenantGate {
   private closed = false;
 
   constructor(private readonly options: RedisGateOptions) {
-    const prefix = options.keyPrefix ?? 'erp-bridge';
-    const tagged = /\{[^{}]+\}/.test(prefix) ? prefix : `{${prefix}}`;
-    this.prefix = `${tagged}:gate`;
+    this.prefix = gateNamespace(options.keyPrefix);
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.pollMs = options.pollMs ?? 500;
     this.waiterTtlMs = options.waiterTtlMs ?? 5 * this.pollMs;

@@ -31,8 +31,46 @@ export interface Metrics {
   readonly feedFailing: Gauge<'feed'>;
 }
 
-export function createMetrics(options: { processMetrics?: boolean } = {}): Metrics {
+/** The fleet-wide readings behind the gauges, taken from Redis at scrape time. */
+export interface FleetReadings {
+  queueDepth(): Promise<ReadonlyArray<{ queue: string; state: string; jobs: number }>>;
+  /** Busy slots per tenant (X-Account-Id). */
+  tenantSlots(): Promise<ReadonlyMap<string, number>>;
+}
+
+export interface MetricsOptions {
+  /** Node.js process metrics (CPU, memory, event loop lag) under the erp_bridge_ prefix; default on. */
+  processMetrics?: boolean;
+  /** Where the queue-depth and tenant-slot gauges are read from; without it they stay empty. */
+  fleet?: FleetReadings;
+  /** A reading that failed during a scrape (the gauge is then left empty; the scrape goes on). */
+  onScrapeError?(error: unknown, reading: keyof FleetReadings): void;
+}
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
+  const { fleet, onScrapeError } = options;
+  /**
+   * Refreshes a gauge from a reading; a failed reading (Redis down) empties it rather than leaving
+   * stale values, and never fails the scrape, so the other metrics are still served.
+   */
+  const readInto = <K extends keyof FleetReadings, L extends string>(
+    name: K,
+    fill: (gauge: Gauge<L>, reading: Awaited<ReturnType<FleetReadings[K]>>) => void,
+  ) =>
+    async function collect(this: Gauge<L>): Promise<void> {
+      if (!fleet) return;
+      let reading: Awaited<ReturnType<FleetReadings[K]>>;
+      try {
+        reading = (await fleet[name]()) as Awaited<ReturnType<FleetReadings[K]>>;
+      } catch (error) {
+        this.reset();
+        onScrapeError?.(error, name);
+        return;
+      }
+      this.reset();
+      fill(this, reading);
+    };
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'erp_bridge_' });
   const registers = [registry];
   return {
@@ -73,12 +111,18 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       help: 'Jobs per queue and state, read from Redis when scraped',
       labelNames: ['queue', 'state'],
       registers,
+      collect: readInto('queueDepth', (gauge, rows) => {
+        for (const row of rows) gauge.set({ queue: row.queue, state: row.state }, row.jobs);
+      }),
     }),
     tenantSlotsBusy: new Gauge({
       name: 'erp_bridge_tenant_slots_busy',
       help: 'Per-tenant slots in use fleet-wide, read from Redis when scraped',
       labelNames: ['tenant'],
       registers,
+      collect: readInto('tenantSlots', (gauge, slots) => {
+        for (const [tenant, busy] of slots) gauge.set({ tenant }, busy);
+      }),
     }),
     alerts: new Counter({
       name: 'erp_bridge_alerts_total',

@@ -7,6 +7,7 @@ import { SyncChunkPayload, syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Clock } from '../client/index.js';
 import type { TenantGate } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
+import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { SyncClient } from '../sync/ports.js';
@@ -33,6 +34,8 @@ export interface ChunkJobDeps {
   signal?: AbortSignal;
   /** How long a chunk without a tenant slot sleeps at most; a freed slot wakes it sooner. */
   slotWaitMs?: number;
+  /** Hears newly stored outcomes and each chunk's duration (metrics). */
+  meter?: SyncMeter;
 }
 
 export const tenantOf = (accountId: number) => `account:${accountId}`;
@@ -83,9 +86,15 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       throw new DelayedError();
     }
     let outcomes: RecordOutcome[];
+    const elapsed = stopwatch();
+    const { meter } = deps;
     try {
       await deps.redis.zrem(waiters(tenant), String(job.id));
-      const run = deps.store.handle(chunk.runId, `chunk:${chunk.seq}`);
+      const run = deps.store.handle(
+        chunk.runId,
+        `chunk:${chunk.seq}`,
+        meter && ((stored) => meter.recorded(chunk.kind, chunk.accountId, stored)),
+      );
       try {
         // The shared client's lines (retries, alerts) then carry the chunk's bindings too.
         outcomes = await withLogContext(bindings, () =>
@@ -123,6 +132,8 @@ export function chunkProcessor(deps: ChunkJobDeps) {
         }));
         await run.report.record(outcomes);
       }
+      // Every run of the chunk is timed, a replay included: it did the work again.
+      meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed());
     } finally {
       await lease.release();
       await wakeOneWaiter(tenant);

@@ -8,6 +8,7 @@ import { withLogContext } from '../logging/log-context.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import type { RecordStream } from '../sources/open-records.js';
 import { openRecords } from '../sources/open-records.js';
+import type { SyncMeter } from '../sync/meter.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
@@ -36,6 +37,8 @@ export interface ImportJobDeps {
   signal?: AbortSignal;
   /** How many chunks of one run may wait in the queue at once: the import's backpressure. */
   maxQueuedChunks?(feed: Feed): number;
+  /** Hears the outcomes the import settles itself (rejected, excluded rows) once stored. */
+  meter?: SyncMeter;
 }
 
 /** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
@@ -79,7 +82,12 @@ export function importProcessor(deps: ImportJobDeps) {
     const { feed } = data;
     let read = data.read;
     if (!read) {
-      const run = deps.store.handle(data.runId, 'import');
+      const { meter } = deps;
+      const run = deps.store.handle(
+        data.runId,
+        'import',
+        meter && ((stored) => meter.recorded(feed.kind, feed.accountId, stored)),
+      );
       const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
       const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
       const result = await importFileJob.run(

@@ -51,14 +51,19 @@ export class RedisRunStore {
       .exec();
   }
 
-  /** The run as one job sees it; `scope` names the job's batches (e.g. `chunk:7`). */
-  handle(runId: string, scope: string): RunHandle {
+  /**
+   * The run as one job sees it; `scope` names the job's batches (e.g. `chunk:7`). `onStored` hears
+   * each batch that was not stored before (metrics): a replayed job rewriting its batches is not
+   * counted twice.
+   */
+  handle(runId: string, scope: string, onStored?: (outcomes: readonly RecordOutcome[]) => void): RunHandle {
     let batch = 0;
     return {
       runId,
       report: {
         record: async (outcomes: readonly RecordOutcome[]) => {
-          if (outcomes.length > 0) await this.putBatch(runId, `${scope}:${batch++}`, outcomes);
+          if (outcomes.length === 0) return;
+          if (await this.putBatch(runId, `${scope}:${batch++}`, outcomes)) onStored?.(outcomes);
         },
         finish: (summary: RunSummary) => this.finish(summary),
       },
@@ -75,13 +80,17 @@ export class RedisRunStore {
     return (await this.redis.hexists(this.keys.runOutcomes(runId), `${scope}:0`)) === 1;
   }
 
-  private async putBatch(runId: string, field: string, outcomes: readonly RecordOutcome[]): Promise<void> {
+  /** Stores one batch; true when the field is new (HSET counts the fields it added). */
+  private async putBatch(runId: string, field: string, outcomes: readonly RecordOutcome[]): Promise<boolean> {
     const key = this.keys.runOutcomes(runId);
-    await this.redis
+    const replies = await this.redis
       .multi()
       .hset(key, field, deflateRawSync(JSON.stringify(outcomes)))
       .pexpire(key, this.retentionMs)
       .exec();
+    const [error, added] = replies?.[0] ?? [];
+    if (error) throw error;
+    return added === 1;
   }
 
   async stopReason(runId: string): Promise<StopReason | undefined> {

@@ -5,6 +5,7 @@ import type { Clock } from '../client/index.js';
 import { loadFeedFile } from '../config/load-feed.js';
 import type { TenantGate } from '../gate/gate.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
+import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
 import type { FileRegistry } from './file-registry.js';
@@ -33,6 +34,8 @@ export interface WorkerDeps {
   slotWaitMs?: number;
   /** Judges each finished run and notifies when its feed's health changes. */
   alerts?: RunAlerts;
+  /** Hears stored outcomes and chunk durations (metrics). */
+  meter?: SyncMeter;
 }
 
 export interface RunningWorker {
@@ -72,6 +75,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       maxRetryRuns: deps.config.failedRetryRuns,
       signal: abort.signal,
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
+      meter: deps.meter,
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );
@@ -88,6 +92,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       logger: deps.logger,
       signal: abort.signal,
       ...(deps.slotWaitMs !== undefined ? { slotWaitMs: deps.slotWaitMs } : {}),
+      meter: deps.meter,
     }),
     { ...common, concurrency: deps.concurrency },
   );

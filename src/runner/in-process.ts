@@ -12,6 +12,7 @@ import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { FileReportSink, type ReportFiles } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
+import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -29,6 +30,8 @@ export interface RunnerDeps {
   onProgress?: ProgressListener;
   /** Judges the finished run and notifies when its feed's health changes. */
   alerts?: RunAlerts;
+  /** Hears stored outcomes and chunk durations (metrics). */
+  meter?: SyncMeter;
 }
 
 export interface FeedRunResult {
@@ -58,8 +61,18 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const runId = newRunId(feed.name, startedAt);
   const bindings = { runId, feed: feed.name, tenant: feed.accountId };
   const logger = deps.logger.child(bindings);
-  const sink = await FileReportSink.create(deps.reportDir, runId);
-  const wouldSendFile = dryRun ? createWriteStream(`${sink.files.dir}/would-send.ndjson`) : undefined;
+  const fileSink = await FileReportSink.create(deps.reportDir, runId);
+  const { meter } = deps;
+  const sink = meter
+    ? {
+        record: async (outcomes: readonly RecordOutcome[]) => {
+          await fileSink.record(outcomes);
+          meter.recorded(feed.kind, feed.accountId, outcomes);
+        },
+        finish: (summary: RunSummary) => fileSink.finish(summary),
+      }
+    : fileSink;
+  const wouldSendFile = dryRun ? createWriteStream(`${fileSink.files.dir}/would-send.ndjson`) : undefined;
   const run = new MemoryRun(
     runId,
     sink,
@@ -83,6 +96,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const dispatch = async (chunk: Chunk) => {
     const lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, deps.signal);
     const ctx = chunkCtx(chunk);
+    const elapsed = stopwatch();
     // The shared client's lines (retries, alerts) carry the chunk too (log-context.ts).
     const task = withLogContext({ chunk: chunk.seq }, () => syncChunkJob.run(chunk, { ...ctx, run }))
       .then(() => undefined)
@@ -103,6 +117,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
           ),
         );
       })
+      .then(() => meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed()))
       .finally(() => lease.release());
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));
@@ -157,5 +172,5 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     .catch((error: unknown) =>
       logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
     );
-  return { summary, files: sink.files };
+  return { summary, files: fileSink.files };
 }

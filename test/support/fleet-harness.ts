@@ -1,12 +1,15 @@
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type Clock, PartnerClient, systemClock } from '../../src/client/index.js';
+import { type Clock, combineHooks, PartnerClient, systemClock } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { gateHooks, partnerScope } from '../../src/gate/client-hooks.js';
 import type { TenantGate } from '../../src/gate/gate.js';
 import { RedisGate } from '../../src/gate/redis-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { RunAlerts } from '../../src/ops/alerts/feed-alerts.js';
+import { metricsHooks } from '../../src/ops/client-metrics.js';
+import type { Metrics } from '../../src/ops/metrics.js';
+import { syncMeter } from '../../src/ops/sync-meter.js';
 import { FileRegistry } from '../../src/queue/file-registry.js';
 import type { FleetConfig } from '../../src/queue/fleet-config.js';
 import { fleetKeys } from '../../src/queue/keys.js';
@@ -55,11 +58,12 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
   /**
    * A worker. `instantRetries` makes the client's retry and Retry-After waits pass at once (the
    * waits themselves are tested with fake time in the client tests). `logger` (default silent)
-   * serves the worker and its client; `alerts` judges the runs it finishes.
+   * serves the worker and its client; `alerts` judges the runs it finishes. With `metrics`, the
+   * worker counts into them as `erp-bridge worker` does (client hooks and the sync meter).
    */
   function worker(
     concurrency = 4,
-    options: { instantRetries?: boolean; logger?: Logger; alerts?: RunAlerts } = {},
+    options: { instantRetries?: boolean; logger?: Logger; alerts?: RunAlerts; metrics?: Metrics } = {},
   ): RunningWorker {
     const log = options.logger ?? logger;
     const clientClock: Clock = options.instantRetries
@@ -92,7 +96,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       {
         logger: log,
         clock: clientClock,
-        hooks: {
+        hooks: combineHooks(options.metrics ? metricsHooks(options.metrics) : {}, {
           ...hooks,
           // Recorded once the gate let the request go: when requests really started.
           beforeRequest: async (start) => {
@@ -108,7 +112,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
             });
             hooks.onRateLimited(info);
           },
-        },
+        }),
       },
     );
     const running = startWorker({
@@ -125,6 +129,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       concurrency,
       slotWaitMs: 500,
       ...(options.alerts ? { alerts: options.alerts } : {}),
+      ...(options.metrics ? { meter: syncMeter(options.metrics) } : {}),
     });
     let closed = false;
     const close = async (graceMs?: number) => {

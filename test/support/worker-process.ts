@@ -30,8 +30,9 @@ export interface Exit {
 
 /**
  * The environment of a fleet process: the harness's Redis and prefix, the sandbox's credentials,
- * short job locks and slot leases (a killed worker's jobs and slots come back within seconds) and
- * a short shutdown grace. Nothing else leaks in from the developer's shell.
+ * short job locks and slot leases (a killed worker's jobs and slots come back within seconds), a
+ * short shutdown grace and an admin server on a free port each (several workers share this host;
+ * each logs its URL). Nothing else leaks in from the developer's shell.
  */
 export function fleetProcessEnv(
   config: Pick<FleetConfig, 'redisUrl' | 'prefix'>,
@@ -46,6 +47,7 @@ export function fleetProcessEnv(
     ERP_BRIDGE_JOB_LOCK_S: '2',
     ERP_BRIDGE_SLOT_LEASE_S: '3',
     ERP_BRIDGE_SHUTDOWN_GRACE_S: '5',
+    ERP_BRIDGE_ADMIN_PORT: '0',
     PARTNER_API_URL: sandbox.url,
     PARTNER_AUTH_URL: sandbox.authUrl,
     PARTNER_CLIENT_ID: sandbox.clientId,

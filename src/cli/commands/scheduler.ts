@@ -3,12 +3,18 @@ import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { ConfigError } from '../../config/errors.js';
 import { type LoadedFeed, loadFeedFile } from '../../config/load-feed.js';
+import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
+import { startAdminServer } from '../../ops/admin-server.js';
+import { redisReachable } from '../../ops/readiness.js';
+import { dashboardQueues } from '../../queue/dashboard.js';
 import { syncSchedulers } from '../../queue/scheduler.js';
+import { adminOptions, fleetMetrics } from '../admin.js';
+import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { connectFleet, fleetFailure } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
 
-interface SchedulerFlags {
+interface SchedulerFlags extends AdminFlags {
   feeds: string;
   rescan: number;
   once: boolean;
@@ -31,21 +37,25 @@ async function feedFilesIn(dir: string): Promise<string[]> {
 
 /** `erp-bridge scheduler`: keeps one Job Scheduler per scheduled feed file in Redis. */
 export function registerSchedulerCommand(program: Command): void {
-  program
+  const command = program
     .command('scheduler')
     .description('keep a cron Job Scheduler per feed file with a schedule (needs REDIS_URL)')
     .option('--feeds <dir>', 'folder of feed files (its subfolders are not read)', 'config/feeds')
     .option('--rescan <seconds>', 'how often to re-read the feed folder', seconds, 60)
-    .option('--once', 'sync the schedulers once and exit', false)
-    .action(async (flags: SchedulerFlags) => {
-      process.exitCode = await schedule(flags);
-    });
+    .option('--once', 'sync the schedulers once and exit (no admin server)', false);
+  adminOptions(command, 'scheduler').action(async (flags: SchedulerFlags) => {
+    process.exitCode = await schedule(flags);
+  });
 }
 
 async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
   const logger = cliLogger('json', 'info').child({ role: 'scheduler', pid: process.pid });
+  const opened: (() => Promise<unknown>)[] = [];
   try {
+    // A one-shot pass is over before anything could scrape or probe it.
+    const adminConfig = flags.once ? undefined : loadAdminConfig(process.env, 'scheduler', flags);
     const fleet = await connectFleet(process.env, logger, 'scheduler');
+    opened.push(() => fleet.close());
     const pass = async () => {
       const feeds: LoadedFeed[] = [];
       for (const file of await feedFilesIn(flags.feeds)) {
@@ -61,25 +71,35 @@ async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
       const result = await syncSchedulers(fleet.queues.ticks, feeds);
       logger.info(result, 'schedulers in sync with the feed files');
     };
-    try {
-      await pass();
-      if (flags.once) return EXIT.OK;
-      const timer = setInterval(
-        () => void pass().catch((e: unknown) => logger.error({ err: e }, 'rescan failed')),
-        flags.rescan * 1000,
-      );
-      await new Promise<void>((done) => {
-        process.once('SIGTERM', () => done());
-        process.once('SIGINT', () => done());
-      });
-      clearInterval(timer);
-      return EXIT.OK;
-    } finally {
-      await fleet.close();
-    }
+    // The scheduler never calls the service, so it is ready when Redis answers.
+    const admin =
+      adminConfig &&
+      (await startAdminServer({
+        config: adminConfig,
+        logger,
+        metrics: fleetMetrics(fleet, logger),
+        readiness: { redis: redisReachable(fleet.redis) },
+        dashboard: dashboardQueues(fleet.queues),
+      }));
+    if (admin) opened.push(() => admin.close());
+    await pass();
+    if (flags.once) return EXIT.OK;
+    const timer = setInterval(
+      () => void pass().catch((e: unknown) => logger.error({ err: e }, 'rescan failed')),
+      flags.rescan * 1000,
+    );
+    await new Promise<void>((done) => {
+      process.once('SIGTERM', () => done());
+      process.once('SIGINT', () => done());
+    });
+    admin?.shuttingDown();
+    clearInterval(timer);
+    return EXIT.OK;
   } catch (error) {
     const code = fleetFailure(error);
     if (code === undefined) throw error;
     return code;
+  } finally {
+    await closeAll(opened);
   }
 }

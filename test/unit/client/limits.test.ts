@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
 import { checkRequestLimits, splitExternalIds } from '../../../src/client/limits.js';
+import { thrownBy } from '../../support/thrown.js';
 
 const ids = (n: number, prefix = 'ext-') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (fn: () => unknown) => thrownBy(ApiError, fn);
 
 describe('checkRequestLimits', () => {
   it('accepts 1 and 1000 bulk items', () => {

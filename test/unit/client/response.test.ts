@@ -3,21 +3,14 @@ import { z } from 'zod';
 import { ApiError } from '../../../src/client/errors.js';
 import { parseSuccess, readErrorBody, serviceError } from '../../../src/client/response.js';
 import type { HttpResponse } from '../../../src/client/transport.js';
+import { thrownBy } from '../../support/thrown.js';
 
 const ok = (text: string, status = 200): HttpResponse => ({ status, headers: {}, text, durationMs: 1 });
 const read = { operation: 'listScenarios', accountId: 9, idempotent: true, attempts: 1 };
 const write = { operation: 'createInvoicesBulk', accountId: 9, idempotent: false, attempts: 1 };
 const noScrub = (t: string) => t;
 
-function thrown(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
+const thrown = (fn: () => unknown) => thrownBy(ApiError, fn);
 
 describe('readErrorBody', () => {
   it('reads ExceptionDetails with causes', () => {
