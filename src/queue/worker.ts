@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -50,6 +51,9 @@ export interface RunningWorker {
  */
 export function startWorker(deps: WorkerDeps): RunningWorker {
   const abort = new AbortController();
+  // One signal for every job in flight by design; each chunk listens on it a few times at once
+  // (its request, a retry wait, a slot wait). Node warns past 10 listeners, as if it leaked.
+  setMaxListeners(4 * (deps.concurrency + 2) + 10, abort.signal);
   const common = {
     connection: deps.connection,
     prefix: deps.config.prefix,

@@ -118,6 +118,8 @@ async function startWorkers(
           PARTNER_CLIENT_ID: 'sandbox-client',
           PARTNER_CLIENT_SECRET: 'sandbox-secret',
           ERP_BRIDGE_SHUTDOWN_GRACE_S: '2',
+          // Several workers on one host: no admin server (they would all want port 9464).
+          ERP_BRIDGE_ADMIN_PORT: 'off',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       },

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { systemClock } from '../../client/index.js';
@@ -95,6 +96,10 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     logger,
   });
   const abort = new AbortController();
+  // Every chunk of every feed listens on this one signal (its request, a retry wait): past 10
+  // listeners Node would warn of a leak that is not one.
+  const inFlight = feeds.reduce((n, { feed }) => n + feed.concurrency + 1, 0);
+  setMaxListeners(4 * inFlight + 10, abort.signal);
   const onSignal = () => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

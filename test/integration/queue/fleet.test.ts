@@ -28,6 +28,39 @@ describe('the fleet: enqueue, import flow, chunk jobs', () => {
     expect(ids.filter((id) => id?.startsWith('fleet-a-')).sort()).toEqual([...exp.externalIds].sort());
   });
 
+  it('runs many chunks at once on its one abort signal without a listener-leak warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      world.faults({ latency: { ms: 100, jitterMs: 0 } });
+      const fleet = world.start();
+      // Imports and chunks of several feeds at once, all on the worker's one abort signal.
+      const exports = [1001, 1002].flatMap((accountId) =>
+        [1, 2, 3].map((n) =>
+          transactionsExport({
+            rows: 3_000,
+            name: `fleet-listeners-${accountId}-${n}`,
+            accountId,
+            concurrency: 6,
+            invalidRows: [],
+            excludedRows: [],
+          }),
+        ),
+      );
+      fleet.worker(16);
+      const runs = await Promise.all(exports.map(async (exp) => (await fleet.enqueue(exp.feedFile))[0]));
+      for (const run of runs) {
+        const summary = await fleet.finished(String(run?.runId));
+        expect(summary.counts).toMatchObject({ created: 3_000, failed: 0 });
+      }
+      // Chunks in flight listen on the worker's one signal (requests, waits): Node warns past 10.
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('does not import the same file twice unless --reimport, which creates nothing new', async () => {
     const fleet = world.start();
     const exp = transactionsExport({
