@@ -83,8 +83,10 @@ export function chunkProcessor(deps: ChunkJobDeps) {
         await probe.release();
         await job.promote().catch(() => undefined);
       }
+      logger.debug({ limit, promoted: probe !== undefined }, 'no free tenant slot: chunk delayed');
       throw new DelayedError();
     }
+    logger.debug({ limit }, 'tenant slot taken: chunk syncing');
     let outcomes: RecordOutcome[];
     const elapsed = stopwatch();
     const { meter } = deps;

@@ -101,8 +101,10 @@ export function importProcessor(deps: ImportJobDeps) {
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.
             if (await deps.store.hasBatch(data.runId, `chunk:${chunk.seq}`)) return;
+            const blocked = Date.now();
             while (((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap)
               await pause(100);
+            logger.debug({ chunk: chunk.seq, blockedMs: Date.now() - blocked, cap }, 'chunk queued');
             await deps.chunks.add(
               'sync-chunk',
               { limit: feed.concurrency, chunk },
