@@ -35,7 +35,7 @@ const LATENCY_MS = 50;
 const A_ROWS = Number(process.env.BENCH_A_ROWS ?? 200_000);
 const B_TENANTS = Number(process.env.BENCH_B_TENANTS ?? 20);
 const B_ROWS = Number(process.env.BENCH_B_ROWS ?? 20_000);
-const FAIR_BIG = Number(process.env.BENCH_FAIR_BIG ?? 200_000);
+const FAIR_BIG = Number(process.env.BENCH_FAIR_BIG ?? 1_000_000);
 const FAIR_SMALL = 1_000;
 const TENANTS = Math.max(B_TENANTS, 2);
 const FIRST_ACCOUNT = 2001;
@@ -43,6 +43,16 @@ const FIRST_ACCOUNT = 2001;
 const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'abcd';
 /** The workers' log level; their lines go to stderr (debug shows every request with its timing). */
 const WORKER_LOG_LEVEL = process.env.BENCH_WORKER_LOG_LEVEL ?? 'warn';
+/** Workers log at info at least, so the benchmark sees their "worker started" line. */
+const SPAWN_LOG_LEVEL = ['trace', 'debug'].includes(WORKER_LOG_LEVEL) ? WORKER_LOG_LEVEL : 'info';
+const PINO_LEVELS: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+};
 
 const build = process.env.BENCH_SKIP_BUILD
   ? undefined
@@ -106,7 +116,7 @@ async function startWorkers(
   const children = Array.from({ length: count }, () =>
     spawn(
       process.execPath,
-      ['dist/src/cli/main.js', 'worker', '--concurrency', '8', '--log-level', WORKER_LOG_LEVEL],
+      ['dist/src/cli/main.js', 'worker', '--concurrency', '8', '--log-level', SPAWN_LOG_LEVEL],
       {
         cwd: repoRoot,
         env: {
@@ -125,11 +135,21 @@ async function startWorkers(
       },
     ),
   );
-  // Workers log JSON; at level warn they print nothing until something is wrong. Give them a
-  // moment to connect (the queue is durable: jobs wait for them either way).
-  for (const child of children)
-    createInterface({ input: child.stdout }).on('line', (l) => process.stderr.write(`${l}\n`));
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Timing starts once every worker is ready (modules loaded, Redis and the service connected), so
+  // a slow start never counts as a run's time. Lines at the asked level or above go to stderr.
+  const shown = PINO_LEVELS[WORKER_LOG_LEVEL] ?? 40;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((ready) =>
+          createInterface({ input: child.stdout }).on('line', (line) => {
+            const entry = JSON.parse(line) as { level: number; msg: string };
+            if (entry.msg === 'worker started') ready();
+            if (entry.level >= shown) process.stderr.write(`${line}\n`);
+          }),
+        ),
+    ),
+  );
   return {
     prefix,
     stop: async () => {

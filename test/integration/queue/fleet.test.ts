@@ -106,6 +106,53 @@ describe('the fleet: enqueue, import flow, chunk jobs', () => {
   });
 });
 
+describe('fairness', () => {
+  it('a small tenant queued behind a big one finishes long before it: waiting chunks hold no worker slot', async () => {
+    // Slow answers: the big run takes many rounds of its limit of 2 chunks.
+    world.faults({ latency: { ms: 100, jitterMs: 0 } });
+    const fleet = world.start();
+    const big = transactionsExport({
+      rows: 20_000,
+      name: 'fleet-fair-big',
+      accountId: 1001,
+      concurrency: 2,
+      invalidRows: [],
+      excludedRows: [],
+    });
+    const small = transactionsExport({
+      rows: 1_000,
+      name: 'fleet-fair-small',
+      accountId: 1002,
+      concurrency: 2,
+      invalidRows: [],
+      excludedRows: [],
+    });
+    // Three chunk slots in all: two for the big tenant's limit, one left. Two things keep the big
+    // tenant from starving the small one, and either suffices: its chunks without a tenant slot
+    // step aside to the delayed set (they hold no worker slot), and its import queues only a few
+    // chunks at a time. With both removed (blocking slot waits, no backpressure) the small run
+    // finishes after all 20 big chunks and this test fails (checked).
+    fleet.worker(3);
+    const [bigRun] = await fleet.enqueue(big.feedFile);
+    // The small export arrives once the big run is under way.
+    while (world.requests().filter((r) => r.operation === 'createTransactionsBulk').length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const [smallRun] = await fleet.enqueue(small.feedFile);
+    const smallSummary = await fleet.finished(String(smallRun?.runId), 30_000);
+    expect(smallSummary.counts.created).toBe(1_000);
+    const bigBulksSoFar = world
+      .requests()
+      .filter((r) => r.operation === 'createTransactionsBulk' && r.accountId === 1001).length;
+    // The big run has most of its 20 chunks still to go when the small one is done.
+    expect(bigBulksSoFar).toBeLessThan(12);
+    const bigSummary = await fleet.finished(String(bigRun?.runId), 60_000);
+    expect(bigSummary.counts.created).toBe(20_000);
+    expect(Date.parse(String(smallSummary.finishedAt))).toBeLessThan(
+      Date.parse(String(bigSummary.finishedAt)),
+    );
+  });
+});
+
 describe('429 Retry-After', () => {
   it('pauses every worker: no request starts until the pause has passed', async () => {
     const fleet = world.start();
