@@ -9,7 +9,6 @@ import {
 import { loadPartnerConfig } from '../config/partner-env.js';
 import { gateHooks, partnerScope } from '../gate/client-hooks.js';
 import type { TenantGate } from '../gate/gate.js';
-import { startSandbox } from '../sandbox/index.js';
 
 export interface ServiceConnection {
   client: PartnerClient;
@@ -39,6 +38,8 @@ export async function connectService(
   let closeSandbox = async () => {};
   let sandboxUrl: string | undefined;
   if (!env.PARTNER_API_URL && options.embeddedSandbox) {
+    // Loaded only when needed: a run against the real service never loads the simulator.
+    const { startSandbox } = await import('../sandbox/index.js');
     const sandbox = await startSandbox();
     settings = {
       baseUrl: sandbox.url,

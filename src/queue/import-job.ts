@@ -104,7 +104,7 @@ export function importProcessor(deps: ImportJobDeps) {
             const blocked = Date.now();
             while (((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap)
               await pause(100);
-            logger.debug({ chunk: chunk.seq, blockedMs: Date.now() - blocked, cap }, 'chunk queued');
+            logger.debug({ queuedChunk: chunk.seq, blockedMs: Date.now() - blocked, cap }, 'chunk queued');
             await deps.chunks.add(
               'sync-chunk',
               { limit: feed.concurrency, chunk },

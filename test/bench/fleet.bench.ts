@@ -162,6 +162,12 @@ async function startWorkers(
             }),
         ),
       );
+      // Leave nothing behind in a shared Redis, once no worker writes any more (a run the
+      // scenario did not wait for may still have been going).
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+      for await (const batch of redis.scanStream({ match: `*${prefix}*`, count: 1000 }))
+        if ((batch as string[]).length) await redis.unlink(...(batch as string[]));
+      await redis.quit();
     },
   };
 }
@@ -208,9 +214,6 @@ async function runFeeds(
     }),
   );
   await queues.close();
-  // Leave nothing behind in a shared Redis.
-  for await (const batch of redis.scanStream({ match: `*${prefix}*`, count: 1000 }))
-    if ((batch as string[]).length) await redis.unlink(...(batch as string[]));
   await redis.quit();
   return { t0, started, finished, records };
 }

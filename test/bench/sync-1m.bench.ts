@@ -142,7 +142,9 @@ async function measureSync(
   );
   const sandboxCpuMicros = (await sandbox.cpuMicros()) - sandboxCpuBefore;
   const usage = JSON.parse(await readFile(rusageFile, 'utf8')) as Omit<ChildFigures, 'wallMs'>;
-  const [runDir] = (await readdir(reportDir)).filter((name) => name !== 'rusage.json');
+  const [runDir] = (await readdir(reportDir)).filter(
+    (name) => name !== 'rusage.json' && !name.startsWith('.'),
+  );
   const summary = JSON.parse(
     await readFile(join(reportDir, runDir ?? '', 'summary.json'), 'utf8'),
   ) as SyncSummary;

@@ -1,15 +1,5 @@
 import type { Command } from 'commander';
-import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
-import { enqueueFeed } from '../../queue/producer.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { fleetFailure, withFleet } from '../fleet.js';
-import { cliLogger } from '../log-output.js';
-
-interface EnqueueFlags {
-  file?: string;
-  reimport: boolean;
-  dryRun: boolean;
-}
+import type { EnqueueFlags } from './enqueue-run.js';
 
 /** `erp-bridge enqueue`: the producer, on demand (the scheduler runs the same on each tick). */
 export function registerEnqueueCommand(program: Command): void {
@@ -21,40 +11,8 @@ export function registerEnqueueCommand(program: Command): void {
     .option('--reimport', 'import again even if this version of the file was imported before', false)
     .option('--dry-run', 'the runs validate and map only; nothing is written to the service', false)
     .action(async (feedFiles: string[], flags: EnqueueFlags) => {
+      // Loaded on use: the fleet's modules (BullMQ, Redis, the admin server) stay out of other commands.
+      const { enqueue } = await import('./enqueue-run.js');
       process.exitCode = await enqueue(feedFiles, flags);
     });
-}
-
-async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise<ExitCode> {
-  const logger = cliLogger('text', 'warn');
-  let feeds: LoadedFeed[];
-  try {
-    feeds = await loadFeedFiles(feedFiles);
-  } catch (error) {
-    const code = fleetFailure(error);
-    if (code === undefined) throw error;
-    return code;
-  }
-  return withFleet(logger, 'producer', async (fleet) => {
-    for (const loaded of feeds) {
-      const results = await enqueueFeed(
-        loaded,
-        { ...(flags.file ? { file: flags.file } : {}), reimport: flags.reimport, dryRun: flags.dryRun },
-        {
-          registry: fleet.registry,
-          store: fleet.store,
-          imports: fleet.queues.imports,
-          logger,
-          now: () => Date.now(),
-        },
-      );
-      for (const r of results)
-        process.stdout.write(
-          r.enqueued === false
-            ? `${loaded.feed.name}: ${r.file}: skipped (${r.reason}; run ${r.runId}; --reimport to run it again)\n`
-            : `${loaded.feed.name}: ${r.file}: enqueued (${r.enqueued}) as run ${r.runId}\n`,
-        );
-    }
-    return EXIT.OK;
-  });
 }

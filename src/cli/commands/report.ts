@@ -1,18 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { csvLine } from '../../reporting/csv.js';
-import { OUTCOME_COLUMNS, outcomeCsvLine } from '../../reporting/file-sink.js';
 import { OUTCOMES, type Outcome } from '../../sync/outcome.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { withFleet } from '../fleet.js';
-import { cliLogger } from '../log-output.js';
-
-interface ReportFlags {
-  format: 'csv' | 'json' | 'ndjson';
-  output?: string;
-  outcome?: ReadonlySet<Outcome>;
-}
+import type { ReportFlags } from './report-run.js';
 
 /** `--outcome rejected,failed`: the outcomes to keep, each checked against the known ones. */
 function outcomeList(value: string): ReadonlySet<Outcome> {
@@ -41,35 +29,8 @@ export function registerReportCommand(program: Command): void {
       outcomeList,
     )
     .action(async (runId: string, flags: ReportFlags) => {
+      // Loaded on use: the fleet's modules (BullMQ, Redis, the admin server) stay out of other commands.
+      const { report } = await import('./report-run.js');
       process.exitCode = await report(runId, flags);
     });
-}
-
-function write(out: Writable, text: string): Promise<void> {
-  return new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', () => resolve())));
-}
-
-async function report(runId: string, flags: ReportFlags): Promise<ExitCode> {
-  return withFleet(cliLogger('text', 'warn'), 'report', async (fleet) => {
-    const meta = await fleet.store.meta(runId);
-    if (!meta) {
-      process.stderr.write(
-        `erp-bridge: no run ${runId} in Redis (expired or never started); see erp-bridge runs\n`,
-      );
-      return EXIT.INVALID_CONFIG;
-    }
-    const out: Writable = flags.output ? createWriteStream(flags.output) : process.stdout;
-    if (flags.format === 'json') {
-      const summary = (await fleet.store.summary(runId)) ?? { ...meta, state: 'running' };
-      await write(out, `${JSON.stringify(summary, null, 2)}\n`);
-    } else {
-      if (flags.format === 'csv') await write(out, csvLine(OUTCOME_COLUMNS));
-      for await (const o of fleet.store.outcomes(runId)) {
-        if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
-        await write(out, flags.format === 'csv' ? outcomeCsvLine(o) : `${JSON.stringify(o)}\n`);
-      }
-    }
-    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
-    return EXIT.OK;
-  });
 }

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { withFleet } from '../fleet.js';
-import { cliLogger } from '../log-output.js';
 import { positiveInt } from '../options.js';
-
-interface RunsFlags {
-  feed?: string;
-  limit: number;
-  json: boolean;
-}
+import type { RunsFlags } from './runs-run.js';
 
 /** `erp-bridge runs`: the latest fleet runs with their counts. */
 export function registerRunsCommand(program: Command): void {
@@ -19,27 +11,8 @@ export function registerRunsCommand(program: Command): void {
     .option('--limit <n>', 'how many runs', positiveInt, 20)
     .option('--json', 'one JSON object per line', false)
     .action(async (flags: RunsFlags) => {
+      // Loaded on use: the fleet's modules (BullMQ, Redis, the admin server) stay out of other commands.
+      const { runs } = await import('./runs-run.js');
       process.exitCode = await runs(flags);
     });
-}
-
-async function runs(flags: RunsFlags): Promise<ExitCode> {
-  return withFleet(cliLogger('text', 'warn'), 'runs', async (fleet) => {
-    for (const { meta, summary } of await fleet.store.list(flags.limit, flags.feed)) {
-      if (flags.json) {
-        process.stdout.write(
-          `${JSON.stringify({ ...meta, state: summary?.state ?? 'running', counts: summary?.counts })}\n`,
-        );
-        continue;
-      }
-      const c = summary?.counts;
-      const counts = c
-        ? `${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`
-        : '';
-      process.stdout.write(
-        `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}\n`,
-      );
-    }
-    return EXIT.OK;
-  });
 }

@@ -1,24 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { parse as parseYaml } from 'yaml';
-import {
-  createFaultInjector,
-  type FaultConfig,
-  parseFaultConfig,
-  parseSeed,
-  startSandbox,
-} from '../../sandbox/index.js';
+import type { SandboxFlags } from './sandbox-run.js';
 
 /** Default port of `erp-bridge sandbox` (documented in the README); 0 picks a free one. */
 export const DEFAULT_SANDBOX_PORT = 4010;
-
-interface SandboxFlags {
-  port: number;
-  host: string;
-  seed?: string;
-  latency?: { ms: number; jitterMs: number };
-  faults?: string;
-}
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -32,29 +16,6 @@ function parseLatency(value: string): { ms: number; jitterMs: number } {
   const match = /^(\d+(?:\.\d+)?)(?:,(\d+(?:\.\d+)?))?$/.exec(value.trim());
   if (!match) throw new InvalidArgumentError('expected ms or ms,jitter (e.g. 120 or 120,30)');
   return { ms: Number(match[1]), jitterMs: Number(match[2] ?? 0) };
-}
-
-/** Reads a YAML or JSON file (YAML is a superset of JSON); every error names the file. */
-async function readStructured(file: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read ${what} file ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return parseYaml(text);
-  } catch (error) {
-    throw new Error(`${what} file ${file} is not valid YAML or JSON: ${(error as Error).message}`);
-  }
-}
-
-/** Flags layer over the file: --latency replaces the file's latency rule. */
-async function faultConfig(flags: SandboxFlags): Promise<FaultConfig> {
-  const fromFile = flags.faults
-    ? parseFaultConfig(await readStructured(flags.faults, 'faults'), flags.faults)
-    : parseFaultConfig({}, '(defaults)');
-  return flags.latency ? { ...fromFile, latency: { ...flags.latency, ops: undefined } } : fromFile;
 }
 
 export function registerSandboxCommand(program: Command): void {
@@ -73,18 +34,8 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option('--faults <file>', 'fault config file (YAML or JSON): latency, 500s, 429s, resets, scripts')
     .action(async (flags: SandboxFlags) => {
-      const seed = flags.seed ? parseSeed(await readStructured(flags.seed, 'seed'), flags.seed) : undefined;
-      const faults = createFaultInjector(await faultConfig(flags));
-      const sandbox = await startSandbox({ port: flags.port, host: flags.host, seed, faults }).catch(
-        (error: unknown) => {
-          throw new Error(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`);
-        },
-      );
-      const { url, authUrl, clientId, clientSecret } = sandbox;
-      // The one stdout line: scripts read it to learn where the sandbox listens and how to log in.
-      process.stdout.write(`${JSON.stringify({ url, authUrl, clientId, clientSecret })}\n`);
-      const stop = () => void sandbox.close();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      // Loaded on use: the sandbox's handlers and schemas stay out of the other commands.
+      const { serveSandbox } = await import('./sandbox-run.js');
+      await serveSandbox(flags);
     });
 }

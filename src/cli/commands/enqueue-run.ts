@@ -1,0 +1,45 @@
+import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
+import { enqueueFeed } from '../../queue/producer.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { fleetFailure, withFleet } from '../fleet.js';
+import { cliLogger } from '../log-output.js';
+
+export interface EnqueueFlags {
+  file?: string;
+  reimport: boolean;
+  dryRun: boolean;
+}
+
+export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise<ExitCode> {
+  const logger = cliLogger('text', 'warn');
+  let feeds: LoadedFeed[];
+  try {
+    feeds = await loadFeedFiles(feedFiles);
+  } catch (error) {
+    const code = fleetFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  }
+  return withFleet(logger, 'producer', async (fleet) => {
+    for (const loaded of feeds) {
+      const results = await enqueueFeed(
+        loaded,
+        { ...(flags.file ? { file: flags.file } : {}), reimport: flags.reimport, dryRun: flags.dryRun },
+        {
+          registry: fleet.registry,
+          store: fleet.store,
+          imports: fleet.queues.imports,
+          logger,
+          now: () => Date.now(),
+        },
+      );
+      for (const r of results)
+        process.stdout.write(
+          r.enqueued === false
+            ? `${loaded.feed.name}: ${r.file}: skipped (${r.reason}; run ${r.runId}; --reimport to run it again)\n`
+            : `${loaded.feed.name}: ${r.file}: enqueued (${r.enqueued}) as run ${r.runId}\n`,
+        );
+    }
+    return EXIT.OK;
+  });
+}

@@ -1,0 +1,43 @@
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { csvLine } from '../../reporting/csv.js';
+import { OUTCOME_COLUMNS, outcomeCsvLine } from '../../reporting/file-sink.js';
+import type { Outcome } from '../../sync/outcome.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { withFleet } from '../fleet.js';
+import { cliLogger } from '../log-output.js';
+
+export interface ReportFlags {
+  format: 'csv' | 'json' | 'ndjson';
+  output?: string;
+  outcome?: ReadonlySet<Outcome>;
+}
+
+function write(out: Writable, text: string): Promise<void> {
+  return new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', () => resolve())));
+}
+
+export async function report(runId: string, flags: ReportFlags): Promise<ExitCode> {
+  return withFleet(cliLogger('text', 'warn'), 'report', async (fleet) => {
+    const meta = await fleet.store.meta(runId);
+    if (!meta) {
+      process.stderr.write(
+        `erp-bridge: no run ${runId} in Redis (expired or never started); see erp-bridge runs\n`,
+      );
+      return EXIT.INVALID_CONFIG;
+    }
+    const out: Writable = flags.output ? createWriteStream(flags.output) : process.stdout;
+    if (flags.format === 'json') {
+      const summary = (await fleet.store.summary(runId)) ?? { ...meta, state: 'running' };
+      await write(out, `${JSON.stringify(summary, null, 2)}\n`);
+    } else {
+      if (flags.format === 'csv') await write(out, csvLine(OUTCOME_COLUMNS));
+      for await (const o of fleet.store.outcomes(runId)) {
+        if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
+        await write(out, flags.format === 'csv' ? outcomeCsvLine(o) : `${JSON.stringify(o)}\n`);
+      }
+    }
+    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+    return EXIT.OK;
+  });
+}

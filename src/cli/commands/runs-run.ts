@@ -1,0 +1,30 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { withFleet } from '../fleet.js';
+import { cliLogger } from '../log-output.js';
+
+export interface RunsFlags {
+  feed?: string;
+  limit: number;
+  json: boolean;
+}
+
+export async function runs(flags: RunsFlags): Promise<ExitCode> {
+  return withFleet(cliLogger('text', 'warn'), 'runs', async (fleet) => {
+    for (const { meta, summary } of await fleet.store.list(flags.limit, flags.feed)) {
+      if (flags.json) {
+        process.stdout.write(
+          `${JSON.stringify({ ...meta, state: summary?.state ?? 'running', counts: summary?.counts })}\n`,
+        );
+        continue;
+      }
+      const c = summary?.counts;
+      const counts = c
+        ? `${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`
+        : '';
+      process.stdout.write(
+        `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}\n`,
+      );
+    }
+    return EXIT.OK;
+  });
+}

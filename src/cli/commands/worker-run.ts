@@ -1,0 +1,101 @@
+import { systemClock } from '../../client/index.js';
+import { RedisGate } from '../../gate/redis-gate.js';
+import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
+import { startAdminServer } from '../../ops/admin-server.js';
+import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
+import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
+import { RedisFeedHealthStore } from '../../ops/alerts/redis-health-store.js';
+import { metricsHooks } from '../../ops/client-metrics.js';
+import { redisReachable, tokenObtainable } from '../../ops/readiness.js';
+import { syncMeter } from '../../ops/sync-meter.js';
+import { dashboardQueues } from '../../queue/dashboard.js';
+import { startWorker } from '../../queue/worker.js';
+import { closeAll } from '../close-all.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { connectFleet, fleetFailure } from '../fleet.js';
+import { fleetMetrics } from '../fleet-metrics.js';
+import { cliLogger, type LogFormat } from '../log-output.js';
+import { connectService } from '../service.js';
+
+export interface WorkerFlags extends AdminFlags {
+  concurrency: number;
+  logFormat: LogFormat;
+  logLevel: string;
+}
+
+export async function work(flags: WorkerFlags): Promise<ExitCode> {
+  const logger = cliLogger(flags.logFormat, flags.logLevel).child({ role: 'worker', pid: process.pid });
+  const opened: (() => Promise<unknown>)[] = [];
+  try {
+    const alertConfig = loadAlertConfig(process.env);
+    const adminConfig = loadAdminConfig(process.env, 'worker', flags);
+    const fleet = await connectFleet(process.env, logger, 'worker');
+    opened.push(() => fleet.close());
+    const metrics = fleetMetrics(fleet, logger);
+    const alerts = new FeedAlerts({
+      config: alertConfig,
+      store: new RedisFeedHealthStore(fleet.redis, fleet.keys),
+      logger,
+      metrics,
+    });
+    opened.push(() => alerts.close());
+    const gate = new RedisGate({
+      redis: () => fleet.redis.duplicate(),
+      keyPrefix: fleet.config.prefix,
+      leaseTtlMs: fleet.config.slotLeaseMs,
+      onError: (error) => logger.warn({ err: error }, 'gate connection error'),
+    });
+    opened.push(() => gate.close());
+    const service = await connectService(process.env, gate, systemClock, logger, {
+      embeddedSandbox: false,
+      hooks: metricsHooks(metrics),
+    });
+    opened.push(() => service.close());
+    const admin =
+      adminConfig &&
+      (await startAdminServer({
+        config: adminConfig,
+        logger,
+        metrics,
+        readiness: { redis: redisReachable(fleet.redis), token: tokenObtainable(service.client) },
+        dashboard: dashboardQueues(fleet.queues),
+      }));
+    if (admin) opened.push(() => admin.close());
+    const worker = startWorker({
+      config: fleet.config,
+      connection: fleet.redis,
+      queues: fleet.queues,
+      keys: fleet.keys,
+      store: fleet.store,
+      registry: fleet.registry,
+      gate,
+      client: service.client,
+      clock: systemClock,
+      logger,
+      concurrency: flags.concurrency,
+      alerts,
+      meter: syncMeter(metrics),
+    });
+    logger.info({ concurrency: flags.concurrency, prefix: fleet.config.prefix }, 'worker started');
+    await new Promise<void>((resolve) => {
+      process.once('SIGTERM', () => resolve());
+      process.once('SIGINT', () => resolve());
+    });
+    admin?.shuttingDown();
+    logger.info(
+      { graceMs: fleet.config.shutdownGraceMs },
+      'shutting down: no new jobs, finishing in-flight ones',
+    );
+    const { released } = await worker.close();
+    if (released) logger.warn('grace period over: in-flight jobs released to other workers');
+    await closeAll(opened);
+    logger.info('worker stopped');
+    return EXIT.OK;
+  } catch (error) {
+    const code = fleetFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  } finally {
+    await closeAll(opened); // also when the start failed half-way (an admin port in use)
+  }
+}
