@@ -7,6 +7,7 @@ import { type FleetKeys, fleetKeys } from '../queue/keys.js';
 import { type FleetQueues, openQueues } from '../queue/queues.js';
 import { connectRedis, warnUnlessNoEviction } from '../queue/redis.js';
 import { RedisRunStore } from '../queue/run-store.js';
+import { closeAll } from './close-all.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 export interface FleetWiring {
@@ -58,6 +59,34 @@ export async function connectFleet(
 }
 
 export class FleetUnreachableError extends Error {}
+
+/**
+ * A long-running fleet process (worker, scheduler): `body` registers in `opened` whatever it opens;
+ * fleet and configuration failures become exit codes, and what was opened is closed, last first,
+ * however the body ends (also when its start fails half-way, e.g. an admin port in use).
+ */
+export async function runFleetProcess(
+  body: (opened: (() => Promise<unknown>)[]) => Promise<ExitCode>,
+): Promise<ExitCode> {
+  const opened: (() => Promise<unknown>)[] = [];
+  try {
+    return await body(opened);
+  } catch (error) {
+    const code = fleetFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  } finally {
+    await closeAll(opened);
+  }
+}
+
+/** Resolves on the first SIGTERM or SIGINT: the signal to shut a long-running process down. */
+export function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+}
 
 /** Exit code and message for the errors every fleet command shares. */
 export function fleetFailure(error: unknown): ExitCode | undefined {

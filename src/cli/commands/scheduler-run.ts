@@ -7,9 +7,8 @@ import { startAdminServer } from '../../ops/admin-server.js';
 import { redisReachable } from '../../ops/readiness.js';
 import { dashboardQueues } from '../../queue/dashboard.js';
 import { syncSchedulers } from '../../queue/scheduler.js';
-import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { connectFleet, fleetFailure } from '../fleet.js';
+import { connectFleet, runFleetProcess, stopSignal } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger } from '../log-output.js';
 
@@ -30,8 +29,7 @@ async function feedFilesIn(dir: string): Promise<string[]> {
 
 export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
   const logger = cliLogger('json', 'info').child({ role: 'scheduler', pid: process.pid });
-  const opened: (() => Promise<unknown>)[] = [];
-  try {
+  return runFleetProcess(async (opened) => {
     // A one-shot pass is over before anything could scrape or probe it.
     const adminConfig = flags.once ? undefined : loadAdminConfig(process.env, 'scheduler', flags);
     const fleet = await connectFleet(process.env, logger, 'scheduler');
@@ -68,18 +66,9 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
       () => void pass().catch((e: unknown) => logger.error({ err: e }, 'rescan failed')),
       flags.rescan * 1000,
     );
-    await new Promise<void>((done) => {
-      process.once('SIGTERM', () => done());
-      process.once('SIGINT', () => done());
-    });
+    await stopSignal();
     admin?.shuttingDown();
     clearInterval(timer);
     return EXIT.OK;
-  } catch (error) {
-    const code = fleetFailure(error);
-    if (code === undefined) throw error;
-    return code;
-  } finally {
-    await closeAll(opened);
-  }
+  });
 }

@@ -12,7 +12,7 @@ import { dashboardQueues } from '../../queue/dashboard.js';
 import { startWorker } from '../../queue/worker.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { connectFleet, fleetFailure } from '../fleet.js';
+import { connectFleet, runFleetProcess, stopSignal } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { connectService } from '../service.js';
@@ -25,8 +25,7 @@ export interface WorkerFlags extends AdminFlags {
 
 export async function work(flags: WorkerFlags): Promise<ExitCode> {
   const logger = cliLogger(flags.logFormat, flags.logLevel).child({ role: 'worker', pid: process.pid });
-  const opened: (() => Promise<unknown>)[] = [];
-  try {
+  return runFleetProcess(async (opened) => {
     const alertConfig = loadAlertConfig(process.env);
     const adminConfig = loadAdminConfig(process.env, 'worker', flags);
     const fleet = await connectFleet(process.env, logger, 'worker');
@@ -77,10 +76,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       meter: syncMeter(metrics),
     });
     logger.info({ concurrency: flags.concurrency, prefix: fleet.config.prefix }, 'worker started');
-    await new Promise<void>((resolve) => {
-      process.once('SIGTERM', () => resolve());
-      process.once('SIGINT', () => resolve());
-    });
+    await stopSignal();
     admin?.shuttingDown();
     logger.info(
       { graceMs: fleet.config.shutdownGraceMs },
@@ -91,11 +87,5 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
     await closeAll(opened);
     logger.info('worker stopped');
     return EXIT.OK;
-  } catch (error) {
-    const code = fleetFailure(error);
-    if (code === undefined) throw error;
-    return code;
-  } finally {
-    await closeAll(opened); // also when the start failed half-way (an admin port in use)
-  }
+  });
 }
