@@ -12,6 +12,7 @@
  *   npm run bench:fleet                       # build, then 3 runs of each scenario
  *   BENCH_RUNS=1 BENCH_A_ROWS=50000 BENCH_B_ROWS=5000 BENCH_FAIR_BIG=50000 npm run bench:fleet
  *   BENCH_SKIP_BUILD=1 npm run bench:fleet    # use dist/ as it is
+ *   BENCH_SCENARIOS=a BENCH_WORKER_NODE_ARGS=--cpu-prof npm run bench:fleet   # profile the workers
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -43,6 +44,8 @@ const FIRST_ACCOUNT = 2001;
 const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'abcd';
 /** The workers' log level; their lines go to stderr (debug shows every request with its timing). */
 const WORKER_LOG_LEVEL = process.env.BENCH_WORKER_LOG_LEVEL ?? 'warn';
+/** Extra node flags of the workers, e.g. BENCH_WORKER_NODE_ARGS=--cpu-prof (profiles in the repo root). */
+const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** Workers log at info at least, so the benchmark sees their "worker started" line. */
 const SPAWN_LOG_LEVEL = ['trace', 'debug'].includes(WORKER_LOG_LEVEL) ? WORKER_LOG_LEVEL : 'info';
 const PINO_LEVELS: Record<string, number> = {
@@ -116,7 +119,15 @@ async function startWorkers(
   const children = Array.from({ length: count }, () =>
     spawn(
       process.execPath,
-      ['dist/src/cli/main.js', 'worker', '--concurrency', '8', '--log-level', SPAWN_LOG_LEVEL],
+      [
+        ...WORKER_NODE_ARGS,
+        'dist/src/cli/main.js',
+        'worker',
+        '--concurrency',
+        '8',
+        '--log-level',
+        SPAWN_LOG_LEVEL,
+      ],
       {
         cwd: repoRoot,
         env: {
