@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { compiled } from '../src/contract/index.js';
 import type { RunHandle } from '../src/sync/run-handle.js';
 
 /** What every job gets (design.md example 4): a scoped logger, an abort signal, and its run. */
@@ -22,7 +23,7 @@ export interface JobDefinition<P, C extends JobContext, R> {
 
 /** Parses an unknown payload at the job boundary, naming the job and the fields at fault. */
 export function parsePayload<P>(job: { name: string; payload: z.ZodType<P> }, input: unknown): P {
-  const result = job.payload.safeParse(input);
+  const result = compiled(job.payload).safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues
     .slice(0, 5)

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type Cause, Cause as CauseSchema, ExceptionDetails } from '../contract/index.js';
+import { type Cause, Cause as CauseSchema, compiled, ExceptionDetails } from '../contract/index.js';
 import { ApiError, adviceForStatus, CLIENT_ERROR_CODES, target } from './errors.js';
 import type { HttpResponse } from './transport.js';
 
@@ -45,7 +45,7 @@ export function parseSuccess<T extends z.ZodType>(
   } catch {
     throw malformed(ctx, response.status, `a body that is not JSON (${response.text.length} characters)`);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = compiled(schema).safeParse(json);
   if (!parsed.success) {
     throw malformed(
       ctx,

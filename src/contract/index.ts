@@ -1,3 +1,4 @@
+export * from './compiled.js';
 export * from './currencies.js';
 export * from './enums.js';
 export * from './envelopes.js';

@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import type { Feed } from '../config/feed.js';
 import { KIND_FIELDS, type RecordKind } from '../config/kinds.js';
-import { BankAccountCreate, InvoiceCreate, PlanRequest, TransactionInput } from '../contract/index.js';
+import {
+  BankAccountCreate,
+  compiled,
+  InvoiceCreate,
+  PlanRequest,
+  TransactionInput,
+} from '../contract/index.js';
 import type { CellFormats, Converted } from './convert.js';
 import { checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { DerivedIds } from './identity.js';
@@ -64,7 +70,7 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
         : undefined;
     };
   });
-  const schema = SCHEMAS[feed.kind];
+  const schema = compiled(SCHEMAS[feed.kind]);
   const amountField = AMOUNT_FIELD[feed.kind];
   const ids = new DerivedIds('erpb-');
   const sendsExternalId = feed.kind !== 'plans';
