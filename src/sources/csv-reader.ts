@@ -173,6 +173,10 @@ class CsvRow implements SourceRow {
     return i === undefined ? undefined : this.cells[i];
   }
 
+  cellAt(index: number): string | undefined {
+    return this.cells[index];
+  }
+
   text(): string {
     return this.cells.join(this.delimiter);
   }

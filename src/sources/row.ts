@@ -11,6 +11,8 @@ export interface SourceRow {
   readonly line: number;
   /** The cell for a column, or undefined when the row has no such column. */
   cell(ref: ColumnRef): string | undefined;
+  /** The cell at a 0-based position (sources with a header): a mapping resolves it once per file. */
+  cellAt?(index: number): string | undefined;
   /** The row as text, for skip patterns and content-derived IDs. */
   text(): string;
 }

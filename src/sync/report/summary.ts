@@ -1,4 +1,4 @@
-import { DecimalSum } from '../../sources/values/decimal.js';
+import { addDecimals, DecimalSum } from '../../sources/values/decimal.js';
 import { OUTCOMES, type Outcome, type RecordOutcome } from '../outcome.js';
 
 export interface ReportedFile {
@@ -49,14 +49,13 @@ export class RunTally {
     Outcome,
     DecimalSum
   >;
-  private readonly allSum = new DecimalSum();
   readonly firstErrors: RecordOutcome[] = [];
 
   add(outcome: RecordOutcome): void {
     this.counts[outcome.outcome]++;
     if (outcome.amount !== undefined) {
+      // The overall sum is folded from these at the end: one exact addition per record, not two.
       this.sums[outcome.outcome].add(outcome.amount);
-      this.allSum.add(outcome.amount);
     }
     if (
       (outcome.outcome === 'rejected' || outcome.outcome === 'failed') &&
@@ -78,7 +77,8 @@ export class RunTally {
     const totals = Object.fromEntries(
       OUTCOMES.map((o) => [o, { records: this.counts[o], amount: this.sums[o].toString() }]),
     ) as Record<Outcome, ControlTotal>;
-    return { ...totals, all: { records: this.total(), amount: this.allSum.toString() } };
+    const all = OUTCOMES.reduce((sum, o) => addDecimals(sum, totals[o].amount), '0');
+    return { ...totals, all: { records: this.total(), amount: all } };
   }
 
   /** The run's final state from what happened to its records. */
