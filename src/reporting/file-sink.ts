@@ -23,6 +23,29 @@ export function outcomeCsvLine(o: RecordOutcome): string {
   return csvLine([o.file, o.line, o.externalId, o.outcome, o.serviceId, o.code, o.message, o.amount]);
 }
 
+let lastFile: string | undefined;
+let lastFileJson = '';
+
+/**
+ * One outcome as an NDJSON line, keys in the order of OUTCOME_COLUMNS, absent ones left out; the
+ * same JSON as JSON.stringify would write, built directly: every record passes here, and a file's
+ * path (the same for all its records) is escaped once.
+ */
+export function outcomeJsonLine(o: RecordOutcome): string {
+  if (o.file !== lastFile) {
+    lastFile = o.file;
+    lastFileJson = JSON.stringify(o.file);
+  }
+  let line = `{"file":${lastFileJson},"line":${o.line}`;
+  if (o.externalId !== undefined) line += `,"externalId":${JSON.stringify(o.externalId)}`;
+  line += `,"outcome":"${o.outcome}"`;
+  if (o.serviceId !== undefined) line += `,"serviceId":${o.serviceId}`;
+  if (o.code !== undefined) line += `,"code":${JSON.stringify(o.code)}`;
+  if (o.message !== undefined) line += `,"message":${JSON.stringify(o.message)}`;
+  if (o.amount !== undefined) line += `,"amount":${JSON.stringify(o.amount)}`;
+  return `${line}}\n`;
+}
+
 export interface ReportFiles {
   dir: string;
   summary: string;
@@ -68,10 +91,9 @@ export class FileReportSink implements ReportSink {
     const ndjson: string[] = [];
     for (const o of outcomes) {
       csv.push(outcomeCsvLine(o));
-      ndjson.push(JSON.stringify(o));
+      ndjson.push(outcomeJsonLine(o));
     }
-    ndjson.push('');
-    await Promise.all([write(this.csv, csv.join('')), write(this.ndjson, ndjson.join('\n'))]);
+    await Promise.all([write(this.csv, csv.join('')), write(this.ndjson, ndjson.join(''))]);
   }
 
   async finish(summary: RunSummary): Promise<void> {

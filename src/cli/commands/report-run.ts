@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { csvLine } from '../../reporting/csv.js';
-import { OUTCOME_COLUMNS, outcomeCsvLine } from '../../reporting/file-sink.js';
+import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine } from '../../reporting/file-sink.js';
 import type { Outcome } from '../../sync/outcome.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { withFleet } from '../fleet.js';
@@ -34,7 +34,7 @@ export async function report(runId: string, flags: ReportFlags): Promise<ExitCod
       if (flags.format === 'csv') await write(out, csvLine(OUTCOME_COLUMNS));
       for await (const o of fleet.store.outcomes(runId)) {
         if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
-        await write(out, flags.format === 'csv' ? outcomeCsvLine(o) : `${JSON.stringify(o)}\n`);
+        await write(out, flags.format === 'csv' ? outcomeCsvLine(o) : outcomeJsonLine(o));
       }
     }
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));

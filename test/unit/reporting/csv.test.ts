@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvLine } from '../../../src/reporting/csv.js';
-import { OUTCOME_COLUMNS, outcomeCsvLine } from '../../../src/reporting/file-sink.js';
+import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine } from '../../../src/reporting/file-sink.js';
 
 describe('report CSV cells', () => {
   it('neutralises formula injection but keeps negative numbers numeric', () => {
@@ -36,5 +36,49 @@ describe('outcome CSV lines', () => {
     };
     expect(outcomeCsvLine(outcome)).toBe(csvLine(OUTCOME_COLUMNS.map((column) => outcome[column])));
     expect(Object.keys(outcome).sort()).toEqual([...OUTCOME_COLUMNS].sort());
+  });
+});
+
+describe('outcome NDJSON lines', () => {
+  it('are the JSON of the outcome, keys in column order, absent fields left out, text escaped', () => {
+    const outcomes = [
+      {
+        file: 'a.csv',
+        line: 2,
+        externalId: 'BU-1',
+        outcome: 'created' as const,
+        serviceId: 7,
+        amount: '-1.5',
+      },
+      {
+        file: 'a.csv',
+        line: 3,
+        outcome: 'rejected' as const,
+        code: 'INVALID_RECORD',
+        message: 'say "hi"\nnext',
+      },
+      { file: 'C:\\exports\\b "x".csv', line: 1, externalId: 'Ä-€', outcome: 'skipped' as const },
+      {
+        file: 'a.csv',
+        line: 4,
+        externalId: 'BU-4',
+        outcome: 'failed' as const,
+        code: 'X',
+        message: '',
+        amount: '0',
+      },
+    ];
+    for (const o of outcomes) {
+      const line = outcomeJsonLine(o);
+      expect(line.endsWith('}\n')).toBe(true);
+      expect(JSON.parse(line)).toEqual(o);
+      const ordered = Object.fromEntries(
+        OUTCOME_COLUMNS.filter((c) => o[c as keyof typeof o] !== undefined).map((c) => [
+          c,
+          o[c as keyof typeof o],
+        ]),
+      );
+      expect(line).toBe(`${JSON.stringify(ordered)}\n`);
+    }
   });
 });
