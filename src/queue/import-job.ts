@@ -1,4 +1,4 @@
-import { type Job, type Queue, WaitingChildrenError } from 'bullmq';
+import { type Job, type Queue, WaitingChildrenError, WaitingError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ImportFilePayload, importFileJob } from '../../jobs/import-file.js';
@@ -69,8 +69,19 @@ export function importProcessor(deps: ImportJobDeps) {
       tenant: data.feed.accountId,
       job: String(job.id),
     };
-    // Also on the lines of the shared client while this job uses it (log-context.ts).
-    return withLogContext(bindings, () => importRun(job, token, data, deps.logger.child(bindings)));
+    const logger = deps.logger.child(bindings);
+    try {
+      // Also on the lines of the shared client while this job uses it (log-context.ts).
+      return await withLogContext(bindings, () => importRun(job, token, data, logger));
+    } catch (error) {
+      if (!deps.signal?.aborted) throw error;
+      // The worker is shutting down past its grace period: the import is released, not failed.
+      // Another worker reads the file again; chunks already stored are skipped and chunk jobs
+      // already queued keep their ids, so nothing is queued or created twice.
+      logger.warn('worker shutting down: import released to another worker');
+      if (token) await job.moveToWait(token).catch(() => undefined);
+      throw new WaitingError();
+    }
   };
 
   async function importRun(
@@ -102,8 +113,11 @@ export function importProcessor(deps: ImportJobDeps) {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.
             if (await deps.store.hasBatch(data.runId, `chunk:${chunk.seq}`)) return;
             const blocked = Date.now();
-            while (((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap)
+            while (((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap) {
+              // Waiting for the run's own chunks: a worker shutting down must not wait here forever.
+              deps.signal?.throwIfAborted();
               await pause(100);
+            }
             logger.debug({ queuedChunk: chunk.seq, blockedMs: Date.now() - blocked, cap }, 'chunk queued');
             await deps.chunks.add(
               'sync-chunk',

@@ -106,6 +106,44 @@ describe('the fleet: enqueue, import flow, chunk jobs', () => {
   });
 });
 
+describe('shutdown past the grace period', () => {
+  it('releases an import waiting on its backpressure limit; another worker finishes the run once', async () => {
+    // Slow chunks and a tenant limit of 1: the import soon waits for its queued chunks to drain.
+    world.faults({ latency: { ms: 150, jitterMs: 0 } });
+    const fleet = world.start();
+    const exp = transactionsExport({
+      rows: 20_000,
+      name: 'fleet-release-import',
+      concurrency: 1,
+      invalidRows: [],
+      excludedRows: [],
+    });
+    const first = fleet.worker(2);
+    const [run] = await fleet.enqueue(exp.feedFile);
+    while (world.requests().filter((r) => r.operation === 'createTransactionsBulk').length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    // Used to hang: the import polled for its chunks to drain while its worker had stopped taking them.
+    const closed = await Promise.race([
+      first.close(300),
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000)),
+    ]);
+    expect(closed).toEqual({ released: true });
+    fleet.worker(4);
+    const summary = await fleet.finished(String(run?.runId), 60_000);
+    // A chunk whose bulk create had committed when it was aborted is found there by the replay's
+    // existence check: skipped, not created twice.
+    expect(summary.counts).toMatchObject({ failed: 0, rejected: 0 });
+    expect(summary.counts.created + summary.counts.skipped).toBe(20_000);
+    const outcomes = await fleet.outcomes(String(run?.runId));
+    expect(outcomes.map((o) => o.line)).toEqual(exp.lines);
+    const ids = stored(1001)
+      .map((t) => t.externalId)
+      .filter((id) => id?.startsWith('fleet-release-import-'));
+    expect(new Set(ids).size).toBe(20_000);
+    expect(ids).toHaveLength(20_000);
+  });
+});
+
 describe('fairness', () => {
   it('a small tenant queued behind a big one finishes long before it: waiting chunks hold no worker slot', async () => {
     // Slow answers: the big run takes many rounds of its limit of 2 chunks.
