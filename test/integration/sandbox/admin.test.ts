@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withSandbox } from '../../support/sandbox.js';
 import { adminHelpers } from './admin-fixture.js';
 import type { SandboxFixture } from './error-rows/types.js';
+import { plantTransaction } from './finance-fixtures.js';
 
 let sb: SandboxFixture;
 let a: ReturnType<typeof adminHelpers>;
@@ -21,20 +22,7 @@ describe('/_sandbox admin endpoints', () => {
     expect((await a.bulk(token, a.transactions(3, 'd'))).status).toBe(200);
     // The ONLINE account is not writable through the API; put one there directly.
     const online = a.bankAccountId('online');
-    const onlineLedger = sb.sandbox.runtime.state.accounts.get(1001)?.transactions.get(online);
-    onlineLedger?.push({
-      id: 1,
-      bankAccountId: online,
-      externalId: 'bank-synced',
-      bookingDate: '2026-01-01',
-      valueDate: null,
-      amount: 5,
-      currency: 'EUR',
-      purpose: null,
-      counterpartyName: null,
-      counterpartyIban: null,
-      categoryId: null,
-    });
+    plantTransaction(sb, online, 'bank-synced');
     const res = await a.admin('GET', '/accounts/1001/transactions');
     expect(res.status).toBe(200);
     const body = res.body as { count: number; data: { externalId: string; bankAccountId: number }[] };

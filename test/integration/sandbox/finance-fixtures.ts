@@ -1,4 +1,7 @@
+import { ledgerOf } from '../../../src/sandbox/handlers/bank-account-rules.js';
+import { insertTransaction } from '../../../src/sandbox/handlers/transaction-records.js';
 import { parseSeed, type Seed } from '../../../src/sandbox/seed.js';
+import type { TransactionRecord } from '../../../src/sandbox/state.js';
 import type { withSandbox } from '../../support/sandbox.js';
 
 type Fixture = Awaited<ReturnType<typeof withSandbox>>;
@@ -49,6 +52,26 @@ export async function bankId(sb: Fixture, externalId: string, account = DEMO): P
   const found = data.find((b) => b.externalId === externalId);
   if (!found) throw new Error(`no bank account with externalId ${externalId} in account ${account}`);
   return found.id;
+}
+
+/**
+ * Puts a transaction straight into the sandbox's state, the way the sandbox stores one: for bank
+ * accounts the API refuses to write (ONLINE, bank-synced), which tests still need to hold some.
+ */
+export function plantTransaction(
+  sb: Fixture,
+  bankAccountId: number,
+  externalId: string,
+  account = DEMO,
+): TransactionRecord {
+  const tenant = sb.sandbox.runtime.state.accounts.get(account);
+  const bank = tenant?.bankAccounts.get(bankAccountId);
+  if (!tenant || !bank) throw new Error(`no bank account ${bankAccountId} in account ${account}`);
+  return insertTransaction(sb.sandbox.runtime.state, bank, ledgerOf(tenant, bankAccountId), {
+    externalId,
+    bookingDate: '2026-01-01',
+    amount: 5,
+  });
 }
 
 /** A minimal valid bank account create body. */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dataOf, sandboxPerFile } from '../../support/sandbox.js';
-import { bankAccountBody, bankId, DEMO, tx } from './finance-fixtures.js';
+import { bankAccountBody, bankId, DEMO, plantTransaction, tx } from './finance-fixtures.js';
 
 type Tx = Record<string, unknown> & { id: number; externalId: string };
 
@@ -126,24 +126,9 @@ describe('single transactions', () => {
 
   it('refuses updates of transactions on accounts that are not PARTNER-managed', async () => {
     // The seed has no transactions on non-PARTNER accounts; put one there directly.
-    const account = world.sb.sandbox.runtime.state.accounts.get(DEMO);
-    const record = {
-      id: 777,
-      bankAccountId: online,
-      externalId: 'bank-1',
-      bookingDate: '2026-01-01',
-      valueDate: null,
-      amount: 5,
-      currency: 'EUR',
-      purpose: null,
-      counterpartyName: null,
-      counterpartyIban: null,
-      categoryId: null,
-    };
-    account?.transactions.get(online)?.push(record);
-    account?.transactionsByExternalId.get(online)?.set('bank-1', record);
-    expect((await call('GET', '/bank-account-transactions/777')).status).toBe(200);
-    const res = await call('PATCH', '/bank-account-transactions/777', { amount: 1 });
+    const { id } = plantTransaction(world.sb, online, 'bank-1');
+    expect((await call('GET', `/bank-account-transactions/${id}`)).status).toBe(200);
+    const res = await call('PATCH', `/bank-account-transactions/${id}`, { amount: 1 });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'BANK_ACCOUNT_NOT_MODIFIABLE' });
   });

@@ -1,4 +1,4 @@
-import { bankId, DEMO, invoiceBody, tx } from '../finance-fixtures.js';
+import { bankId, DEMO, invoiceBody, plantTransaction, tx } from '../finance-fixtures.js';
 import type { ErrorRow } from './types.js';
 
 /** Rows of the spec's error table for transaction writes and the 1000-item bulk limit. */
@@ -26,24 +26,8 @@ export const rows: ErrorRow[] = [
     how: 'update of a transaction held by an ONLINE account',
     provoke: async (sb) => {
       // Bank-synced transactions cannot be created through the API; place one directly in the state.
-      const online = await bankId(sb, 'online');
-      const account = sb.sandbox.runtime.state.accounts.get(DEMO);
-      const record = {
-        id: 9999,
-        bankAccountId: online,
-        externalId: 'bank-1',
-        bookingDate: '2026-01-02',
-        valueDate: null,
-        amount: 10,
-        currency: 'EUR',
-        purpose: null,
-        counterpartyName: null,
-        counterpartyIban: null,
-        categoryId: null,
-      };
-      account?.transactions.get(online)?.push(record);
-      account?.transactionsByExternalId.get(online)?.set(record.externalId, record);
-      return sb.call('PATCH', '/bank-account-transactions/9999', { account: DEMO, body: { amount: 11 } });
+      const { id } = plantTransaction(sb, await bankId(sb, 'online'), 'bank-1');
+      return sb.call('PATCH', `/bank-account-transactions/${id}`, { account: DEMO, body: { amount: 11 } });
     },
   },
   {
