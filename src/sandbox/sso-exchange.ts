@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { InitTokenClaims } from '../contract/index.js';
+import { type EMBEDDED_AUTH_ERROR_CODES, InitTokenClaims } from '../contract/index.js';
 import { sendJson } from './http.js';
 import { verifyRs256 } from './jwt.js';
 import type { SsoIssuer } from './sso.js';
 import type { SandboxState } from './state.js';
 
-/** The spec's `service:auth-error` codes (Events). */
-export type AuthErrorCode =
-  | 'MISSING_TOKEN'
-  | 'INVALID_TOKEN'
-  | 'EXPIRED_TOKEN'
-  | 'TOKEN_ALREADY_USED'
-  | 'USER_INACTIVE'
-  | 'INTERNAL_ERROR';
+/** The spec's `service:auth-error` codes (Events), as the contract lists them. */
+export type AuthErrorCode = (typeof EMBEDDED_AUTH_ERROR_CODES)[number];
 
 export type ExchangeResult =
   | { ok: true; accessToken: string; refreshToken: string; userId: number; accountId: number }

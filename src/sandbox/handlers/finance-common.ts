@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Cause } from '../../contract/index.js';
+import type { BulkItemError, Cause } from '../../contract/index.js';
 import { invalidRequest, SandboxFault } from '../fault.js';
 import type { AccountRecord } from '../state.js';
 import { causesOf } from '../validation.js';
@@ -58,6 +58,12 @@ export function rawExternalId(item: unknown): string | undefined {
   if (typeof item !== 'object' || item === null) return undefined;
   const value = (item as { externalId?: unknown }).externalId;
   return typeof value === 'string' ? value : undefined;
+}
+
+/** A bulk `errors` entry, with the raw item's externalId when it has one. */
+export function withExternalId(item: unknown, entry: BulkItemError): BulkItemError {
+  const externalId = rawExternalId(item);
+  return externalId === undefined ? entry : { index: entry.index, externalId, ...entry };
 }
 
 /** Summary line of a bulk answer, e.g. "3 created, 1 failed, 2 skipped". */

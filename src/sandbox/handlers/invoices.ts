@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type BulkItemError, InvoiceCreate, invoiceTypeFilterOf, LIMITS } from '../../contract/index.js';
+import {
+  type BulkItemError,
+  compiled,
+  InvoiceCreate,
+  invoiceTypeFilterOf,
+  LIMITS,
+} from '../../contract/index.js';
 import { handlers, ok } from '../context.js';
 import { paginate } from '../pagination.js';
 import { checkBulkSize, parseOr400 } from '../validation.js';
@@ -10,7 +16,7 @@ import {
   itemCauses,
   itemMessage,
   parsePathId,
-  rawExternalId,
+  withExternalId,
 } from './finance-common.js';
 import {
   applyInvoiceUpdate,
@@ -62,7 +68,7 @@ export const invoicesHandlers = handlers({
       const errors: BulkItemError[] = [];
       for (let index = 0; index < items.length; index++) {
         const item = items[index];
-        const parsed = InvoiceCreate.safeParse(item);
+        const parsed = compiled(InvoiceCreate).safeParse(item);
         const problem = parsed.success ? categoryProblem(ctx.account, parsed.data.categoryId) : undefined;
         if (!parsed.success || problem) {
           const causes = parsed.success
@@ -74,8 +80,7 @@ export const invoicesHandlers = handlers({
             message: problem ? `Item ${index}: ${problem.message}` : itemMessage(index, causes),
             causes,
           };
-          const externalId = rawExternalId(item);
-          errors.push(externalId === undefined ? entry : { index, externalId, ...entry });
+          errors.push(withExternalId(item, entry));
           continue;
         }
         invoiceIds.push(insertInvoice(ctx.state, ctx.account, parsed.data).id);

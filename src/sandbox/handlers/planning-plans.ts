@@ -1,4 +1,4 @@
-import { type Cause, LIMITS, PlanRequest } from '../../contract/index.js';
+import { type Cause, compiled, LIMITS, PlanRequest } from '../../contract/index.js';
 import { handlers, ok } from '../context.js';
 import { invalidRequest, SandboxFault } from '../fault.js';
 import { UNCATEGORIZED } from '../seed.js';
@@ -144,7 +144,7 @@ function validItems(raw: unknown): PlanRequest[] {
   const plans: PlanRequest[] = [];
   const causes: Cause[] = [];
   items.forEach((item, index) => {
-    const result = PlanRequest.safeParse(item);
+    const result = compiled(PlanRequest).safeParse(item);
     if (result.success) plans.push(result.data);
     else for (const cause of causesOf(result.error)) causes.push({ index, ...cause });
   });
