@@ -3,6 +3,12 @@
  * of a paused scope (a 429's Retry-After) until the pause ends. One interface, two
  * implementations: in memory (one process, `erp-bridge sync`) and Redis (the worker fleet).
  */
+/** The gate's tenant for chunks of one customer account (X-Account-Id), in both runners. */
+export const tenantKey = (accountId: number) => `account:${accountId}`;
+
+/** The account id of a gate tenant made by tenantKey (e.g. for a metrics label). */
+export const accountOfTenant = (tenant: string) => tenant.replace(/^account:/, '');
+
 export interface Lease {
   release(): Promise<void>;
 }

@@ -1,12 +1,10 @@
 import type { Redis } from 'ioredis';
+import { accountOfTenant } from '../gate/gate.js';
 import { busySlotsByTenant } from '../gate/slot-census.js';
 import { readQueueDepth } from '../queue/queue-depth.js';
 import type { FleetQueues } from '../queue/queues.js';
 import { within } from './deadline.js';
 import type { FleetReadings } from './metrics.js';
-
-/** The chunk jobs' gate tenant (`account:<id>`, see src/queue/chunk-job.ts) as the metrics' tenant label. */
-const tenantLabel = (gateTenant: string) => gateTenant.replace(/^account:/, '');
 
 /**
  * The gauges' readings from the fleet's Redis: queue depth (BullMQ's counts) and busy tenant slots
@@ -20,7 +18,7 @@ export function fleetReadings(
     queueDepth: () => within(timeoutMs, 'queue depth', readQueueDepth(fleet.queues)),
     tenantSlots: async () => {
       const busy = await within(timeoutMs, 'tenant slots', busySlotsByTenant(fleet.redis, fleet.prefix));
-      return new Map([...busy].map(([tenant, n]) => [tenantLabel(tenant), n]));
+      return new Map([...busy].map(([tenant, n]) => [accountOfTenant(tenant), n]));
     },
   };
 }

@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkPayload, syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Clock } from '../client/index.js';
-import type { TenantGate } from '../gate/gate.js';
+import { type TenantGate, tenantKey } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { SyncClient } from '../sync/ports.js';
+import { failedAll } from '../sync/settle.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
 
@@ -38,8 +39,6 @@ export interface ChunkJobDeps {
   meter?: SyncMeter;
 }
 
-export const tenantOf = (accountId: number) => `account:${accountId}`;
-
 /**
  * The BullMQ side of `jobs/sync-chunk`. It takes a tenant slot first; without one, the job goes
  * back to the delayed set (it holds no worker slot while it waits, and no attempt is used) and is
@@ -58,7 +57,7 @@ export function chunkProcessor(deps: ChunkJobDeps) {
 
   return async (job: Job<ChunkJobData>, token?: string): Promise<{ outcomes: number }> => {
     const { limit, chunk } = parsePayload({ name: 'sync-chunk', payload: ChunkJobPayload }, job.data);
-    const tenant = tenantOf(chunk.accountId);
+    const tenant = tenantKey(chunk.accountId);
     const bindings = {
       runId: chunk.runId,
       feed: chunk.feed,
@@ -123,15 +122,7 @@ export function chunkProcessor(deps: ChunkJobDeps) {
         // chunk's records are failed with the reason, so the run can finish and retry them later.
         logger.error({ err: error }, 'chunk failed unexpectedly');
         const message = error instanceof Error ? error.message : String(error);
-        outcomes = chunk.records.map((r) => ({
-          file: r.file,
-          line: r.line,
-          externalId: r.externalId,
-          ...(r.amount !== undefined ? { amount: r.amount } : {}),
-          outcome: 'failed' as const,
-          code: 'UNEXPECTED_ERROR',
-          message,
-        }));
+        outcomes = failedAll(chunk.records, { code: 'UNEXPECTED_ERROR', message });
         await run.report.record(outcomes);
       }
       // Every run of the chunk is timed, a replay included: it did the work again.

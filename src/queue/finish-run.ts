@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../config/feed.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
-import { buildSummary } from '../sync/report/summary.js';
+import { buildSummary, RunTally } from '../sync/report/summary.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisRunStore } from './run-store.js';
 
@@ -28,10 +28,13 @@ export async function finishRun(
 ): Promise<void> {
   if (await deps.store.summary(runId)) return; // finished already (this job ran again)
   const meta = await deps.store.meta(runId);
+  // One pass over the stored outcomes: the tally and the lines owed a retry.
   const failedLines: number[] = [];
-  const tally = await deps.store.tally(runId);
-  for await (const outcome of deps.store.outcomes(runId))
+  const tally = new RunTally();
+  for await (const outcome of deps.store.outcomes(runId)) {
+    tally.add(outcome);
     if (outcome.outcome === 'failed') failedLines.push(outcome.line);
+  }
   const stop = await deps.store.stopReason(runId);
   const summary = buildSummary({
     runId,

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../config/load-feed.js';
 import { expandGlob } from '../sources/glob.js';
+import { newRunId } from '../sync/run-id.js';
 import type { FileRegistry } from './file-registry.js';
 import type { ImportJobData } from './import-job.js';
 import type { RedisRunStore } from './run-store.js';
@@ -35,14 +36,6 @@ async function sha256Of(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-export function fleetRunId(feed: string, now: number): string {
-  const stamp = new Date(now)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${feed}-${stamp}-${randomBytes(3).toString('hex')}`;
-}
-
 /**
  * The producer: fingerprints each export file of a feed and enqueues one import run per new or
  * changed file (or, after transient failures, a run of the failed lines only). A file already
@@ -64,7 +57,7 @@ export async function enqueueFeed(
       feed.name,
       file,
       sha256,
-      fleetRunId(feed.name, deps.now()),
+      newRunId(feed.name, deps.now()),
       options.reimport === true,
     );
     if (claim.kind === 'seen' && !(await lostRun(claim.runId, deps))) {

@@ -2,7 +2,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
-import { type RunSummary, RunTally } from '../sync/report/summary.js';
+import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import type { FleetKeys } from './keys.js';
 
@@ -128,13 +128,6 @@ export class RedisRunStore {
         if (batch) yield* JSON.parse(inflateRawSync(batch).toString('utf8')) as RecordOutcome[];
       }
     } while (cursor !== '0');
-  }
-
-  /** Counts and control totals over every stored outcome. */
-  async tally(runId: string): Promise<RunTally> {
-    const tally = new RunTally();
-    for await (const outcome of this.outcomes(runId)) tally.add(outcome);
-    return tally;
   }
 
   async finish(summary: RunSummary): Promise<void> {

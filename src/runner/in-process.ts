@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import type { Logger } from 'pino';
 import { importFileJob } from '../../jobs/import-file.js';
@@ -6,7 +5,7 @@ import { syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Clock } from '../client/index.js';
 import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import type { TenantGate } from '../gate/gate.js';
+import { type TenantGate, tenantKey } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { FileReportSink, type ReportFiles } from '../reporting/file-sink.js';
@@ -18,6 +17,8 @@ import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
 import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
+import { newRunId } from '../sync/run-id.js';
+import { failedAll } from '../sync/settle.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
 
 export interface RunnerDeps {
@@ -38,17 +39,6 @@ export interface FeedRunResult {
   summary: RunSummary;
   files: ReportFiles;
 }
-
-export function newRunId(feed: string, now: number): string {
-  const stamp = new Date(now)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${feed}-${stamp}-${randomBytes(3).toString('hex')}`;
-}
-
-/** The key the gate counts chunks under: one customer account. */
-export const tenantKey = (accountId: number) => `account:${accountId}`;
 
 /**
  * Runs one feed to completion in this process (no Redis): every export file matching its glob,
@@ -103,19 +93,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       .catch(async (error: unknown) => {
         logger.error({ err: error, chunk: chunk.seq }, 'chunk failed unexpectedly');
         const message = error instanceof Error ? error.message : String(error);
-        await run.report.record(
-          chunk.records.map(
-            (r): RecordOutcome => ({
-              file: r.file,
-              line: r.line,
-              externalId: r.externalId,
-              amount: r.amount,
-              outcome: 'failed',
-              code: 'UNEXPECTED_ERROR',
-              message,
-            }),
-          ),
-        );
+        await run.report.record(failedAll(chunk.records, { code: 'UNEXPECTED_ERROR', message }));
       })
       .then(() => meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed()))
       .finally(() => lease.release());

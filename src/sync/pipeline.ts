@@ -6,6 +6,7 @@ import { Chunker } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
+import { failedAll } from './settle.js';
 import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
 import { type ChunkSettings, STRATEGIES } from './strategies/index.js';
 
@@ -36,23 +37,6 @@ export interface ImportResult {
   chunks: number;
 }
 
-/** Why a batch of records was not sent: the outcome code and message every one of them gets. */
-interface NotSent {
-  code: string;
-  message: string;
-}
-
-const failedAll = (records: readonly MappedRecord[], why: NotSent): RecordOutcome[] =>
-  records.map((r) => ({
-    file: r.file,
-    line: r.line,
-    externalId: r.externalId,
-    amount: r.amount,
-    outcome: 'failed',
-    code: why.code,
-    message: why.message,
-  }));
-
 function reportable(outcome: MapOutcome): RecordOutcome | undefined {
   if (outcome.kind === 'rejected') return { ...outcome.record, outcome: 'rejected' };
   if (outcome.kind === 'excluded')
@@ -80,7 +64,8 @@ export async function importFile(
 ): Promise<ImportResult> {
   const { run } = ports;
   let settings: ChunkSettings | undefined;
-  let unprepared: NotSent | undefined;
+  // Why nothing of the file can be sent when its settings could not be prepared.
+  let unprepared: { code: string; message: string } | undefined;
   try {
     settings = await ports.prepare(feed);
   } catch (error) {

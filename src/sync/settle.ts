@@ -17,6 +17,13 @@ export const outcomeOf = (record: MappedRecord, fields: OutcomeFields): RecordOu
   ...fields,
 });
 
+/** Every record of a batch failed for one reason (a stopped run, a chunk that could not run). */
+export const failedAll = (
+  records: readonly MappedRecord[],
+  why: { code: string; message: string },
+): RecordOutcome[] =>
+  records.map((record) => outcomeOf(record, { outcome: 'failed', code: why.code, message: why.message }));
+
 /**
  * The outcomes of one chunk, one per record: the first decision about a record settles it (a later
  * one is ignored, so no path can report a record twice), and `list()` gives them in input order.
