@@ -27,11 +27,14 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
  * A proxy in front of the sandbox that plays a service validating bulk creates as a whole: when
  * `refuses` names an item, the whole request is answered 400 INVALID_REQUEST and nothing is written
  * — with `causes` naming the items by index, or (withCauses false) with no causes at all, so the
- * client can only bisect. Every other request is passed on to the sandbox unchanged.
+ * client can only bisect. With `conflicts`, a bulk request it matches is answered 409 CONFLICT
+ * first (a failure that is neither a refusal to narrow down nor ambiguous). Every other request is
+ * passed on to the sandbox unchanged.
  */
 export function strictBulkFront(
   refuses: (item: Item) => boolean,
   withCauses: boolean,
+  conflicts: (items: Item[]) => boolean = () => false,
 ): (sandbox: SandboxHandle) => Promise<StrictBulkFront> {
   return async (sandbox) => {
     const refusedSizes: number[] = [];
@@ -42,6 +45,13 @@ export function strictBulkFront(
         const itemsOf = req.method === 'POST' ? BULK_ITEMS[path] : undefined;
         if (itemsOf) {
           const items = itemsOf(JSON.parse(body.toString('utf8')));
+          if (conflicts(items)) {
+            res.writeHead(409, { 'content-type': 'application/json' });
+            res.end(
+              JSON.stringify({ timestamp: Date.now(), error: 'CONFLICT', message: 'busy (test front)' }),
+            );
+            return;
+          }
           const bad = items.flatMap((item, index) => (refuses(item) ? [index] : []));
           if (bad.length > 0) {
             refusedSizes.push(items.length);

@@ -1,10 +1,9 @@
 import { ApiError } from '../../client/index.js';
 import type { BulkTransactionsResponse } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
-import { sendIsolating } from '../isolate.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
-import { bulkErrorOutcome, type ChunkOutcomes, itemAt, settleChunk } from '../settle.js';
+import { bulkErrorOutcome, type ChunkOutcomes, itemAt, sendSettling, settleChunk } from '../settle.js';
 import { RecheckSchedule } from './recheck.js';
 
 type TxRecord = MappedRecord<'transactions'>;
@@ -52,34 +51,37 @@ export function syncTransactionsChunk(
           });
       }
       if (missing.length === 0) break;
-      try {
-        const result = await sendIsolating(missing, (batch) =>
+      // What was answered is settled even when a later request failed (narrowing a 400 down sends
+      // several), so a created transaction is never reported failed nor a rejected one resent.
+      const { progress, failure } = await sendSettling(
+        missing,
+        (batch) =>
           ctx.client.createTransactionsBulk(
             ctx.accountId,
             bankAccountId,
             batch.map((r) => r.payload),
             { signal: ctx.signal },
           ),
-        );
-        for (const { item, code, message } of result.rejected)
-          out.settle(item, { outcome: 'rejected', code, message });
-        const unacknowledged = result.sent.flatMap(({ items, response }) =>
-          applyBulkResponse(items, response, sentAmbiguously, out),
-        );
-        // The service answered but named some records nowhere: find out what became of them.
-        for (const record of unacknowledged) sentAmbiguously.add(record.externalId);
+        out,
+      );
+      const unacknowledged = progress.sent.flatMap(({ items, response }) =>
+        applyBulkResponse(items, response, sentAmbiguously, out),
+      );
+      // The service answered but named some records nowhere: find out what became of them.
+      for (const record of unacknowledged) sentAmbiguously.add(record.externalId);
+      if (failure === undefined) {
         pending = unacknowledged;
         if (pending.length > 0) await rechecks.wait('UNACKNOWLEDGED');
-      } catch (error) {
-        if (!(error instanceof ApiError) || !error.ambiguous) throw error;
-        ctx.logger.warn(
-          { err: error, records: missing.length },
-          'bulk create answer lost or 500: re-checking before resending',
-        );
-        for (const record of missing) sentAmbiguously.add(record.externalId);
-        pending = missing;
-        await rechecks.wait(error.code);
+        continue;
       }
+      if (!(failure instanceof ApiError) || !failure.ambiguous) throw failure;
+      ctx.logger.warn(
+        { err: failure, records: progress.failed.length },
+        'bulk create answer lost or 500: re-checking before resending',
+      );
+      for (const record of progress.failed) sentAmbiguously.add(record.externalId);
+      pending = [...unacknowledged, ...progress.failed, ...progress.unsent];
+      await rechecks.wait(failure.code);
     }
   });
 }

@@ -6,6 +6,8 @@ import {
   expectNoDuplicates,
   expectNoRequestDuringPauses,
 } from '../../support/run-checks.js';
+import { strictBulkFront } from '../../support/strict-bulk-front.js';
+import { syncHarness } from '../../support/sync-harness.js';
 
 const BULK = 'createTransactionsBulk' as const;
 const EXISTS = 'checkTransactionsExist' as const;
@@ -117,4 +119,34 @@ describe('transactions end to end under faults (2,500 German CSV rows, three chu
       await s.wholeRequestRefusals([4, 5, 1_050, 2_050], causes);
     },
   );
+});
+
+describe('a bulk create failing part-way through narrowing a 400 down', () => {
+  it('keeps the records an answered request created (created, not failed); only the rest fail', async () => {
+    const file = transactionsExport({ name: 'gen-tx-split', rows: 1_000, invalidRows: [], excludedRows: [] });
+    const [firstHalf, secondHalf] = [file.externalIds.slice(0, 500), file.externalIds.slice(500)];
+    // The whole request is refused without causes (one bad item in the second half), so the client
+    // bisects: the first half is created, the second half is answered 409 (not narrowed, not
+    // ambiguous), which ends the chunk.
+    const h = await syncHarness(
+      {},
+      {
+        front: strictBulkFront(
+          (item) => item.externalId === secondHalf[400],
+          false,
+          (items) => items.length === 500 && items[0]?.externalId === secondHalf[0],
+        ),
+      },
+    );
+    try {
+      const run = await h.run(file.feedFile);
+      const outcomeOf = new Map(run.outcomes.map((o) => [o.externalId, o]));
+      expect(firstHalf.map((id) => outcomeOf.get(id)?.outcome)).toEqual(firstHalf.map(() => 'created'));
+      expect(secondHalf.map((id) => outcomeOf.get(id)?.outcome)).toEqual(secondHalf.map(() => 'failed'));
+      expect(run.summary.counts).toMatchObject({ created: 500, failed: 500 });
+      expect(h.transactions(1001).filter((t) => t.externalId?.startsWith('gen-tx-split'))).toHaveLength(500);
+    } finally {
+      await h.close();
+    }
+  });
 });
