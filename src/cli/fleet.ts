@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
+import { within } from '../ops/deadline.js';
 import { FileRegistry } from '../queue/file-registry.js';
 import { type FleetConfig, loadFleetConfig } from '../queue/fleet-config.js';
 import { type FleetKeys, fleetKeys } from '../queue/keys.js';
@@ -29,12 +30,7 @@ export async function connectFleet(
   const config = loadFleetConfig(env);
   const redis = connectRedis(config.redisUrl, role);
   try {
-    await Promise.race([
-      redis.ping(),
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error('no answer within 10 s')), 10_000).unref(),
-      ),
-    ]);
+    await within(10_000, 'PING', redis.ping());
   } catch (error) {
     redis.disconnect();
     throw new FleetUnreachableError(`Redis at REDIS_URL is unreachable: ${(error as Error).message}`);
@@ -105,21 +101,14 @@ export function fleetFailure(error: unknown): ExitCode | undefined {
  * Runs a fleet command: connects, hands over the wiring, always closes it, and maps the shared
  * failures (bad configuration: 2, Redis unreachable: 3) to exit codes.
  */
-export async function withFleet(
+export function withFleet(
   logger: Logger,
   role: string,
   command: (fleet: FleetWiring) => Promise<ExitCode>,
 ): Promise<ExitCode> {
-  try {
+  return runFleetProcess(async (opened) => {
     const fleet = await connectFleet(process.env, logger, role);
-    try {
-      return await command(fleet);
-    } finally {
-      await fleet.close();
-    }
-  } catch (error) {
-    const code = fleetFailure(error);
-    if (code === undefined) throw error;
-    return code;
-  }
+    opened.push(() => fleet.close());
+    return command(fleet);
+  });
 }

@@ -63,7 +63,8 @@ export function reportFiles(reportDir: string, runId: string): ReportFiles {
   };
 }
 
-async function write(stream: WriteStream, text: string): Promise<void> {
+/** Writes `text`, waiting for 'drain' when the stream's buffer is full (memory stays flat). */
+export async function write(stream: WriteStream, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 

@@ -8,7 +8,7 @@ import type { LoadedFeed } from '../config/load-feed.js';
 import { type TenantGate, tenantKey } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
-import { FileReportSink, type ReportFiles } from '../reporting/file-sink.js';
+import { FileReportSink, type ReportFiles, write } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
@@ -67,10 +67,12 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     runId,
     sink,
     async (records) => {
-      for (const r of records)
-        wouldSendFile?.write(
+      if (!wouldSendFile) return;
+      const lines = records.map(
+        (r) =>
           `${JSON.stringify({ file: r.file, line: r.line, externalId: r.externalId, payload: r.payload })}\n`,
-        );
+      );
+      await write(wouldSendFile, lines.join(''));
     },
     deps.onProgress,
   );

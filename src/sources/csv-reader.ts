@@ -81,7 +81,10 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
           }
           if (isBlank(record)) continue;
           const row = new CsvRow(file, line, record, header, delimiter);
-          if (skipPatterns.length && skipPatterns.some((p) => p.test(row.text()))) continue;
+          if (skipPatterns.length > 0) {
+            const text = row.text();
+            if (skipPatterns.some((p) => p.test(text))) continue;
+          }
           footer.push({ kind: 'row', row });
           if (footer.length > source.skipFooterLines) ready.push(footer.shift() as SourceItem);
         }

@@ -84,10 +84,16 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     return EXIT.INVALID_CONFIG;
   }
   const bar = tty && flags.progress && format === 'text' ? new ProgressBar(process.stderr, 0) : undefined;
+  // The bar's total is an estimate (line counts) that arrives while the sync already runs: counting
+  // is a whole extra read of every export, not a reason to wait before the first record is sent.
   if (bar)
     for (const { sourceGlob } of feeds)
-      for (const file of await expandGlob(sourceGlob))
-        bar.addTotal(Math.max(0, (await countLines(file)) - 1));
+      void expandGlob(sourceGlob)
+        .then((files) => Promise.all(files.map(countLines)))
+        .then((counts) => {
+          for (const lines of counts) bar.addTotal(Math.max(0, lines - 1));
+        })
+        .catch(() => undefined);
 
   // The feeds' last states live next to their reports, so consecutive syncs notify only on a change.
   const alerts = new FeedAlerts({

@@ -25,7 +25,9 @@ function idsBy(
   const groups = new Map<InvoiceTypeFilter, string[]>();
   for (const record of records) {
     const key = filter(record);
-    groups.set(key, [...(groups.get(key) ?? []), record.externalId]);
+    const ids = groups.get(key);
+    if (ids) ids.push(record.externalId);
+    else groups.set(key, [record.externalId]);
   }
   return groups;
 }
