@@ -1,6 +1,7 @@
 import type { Feed } from '../config/feed.js';
 import type { ChunkContext } from './ports.js';
-import { resolveBankAccount } from './strategies/bank-account-target.js';
+import { stopFor } from './stop.js';
+import { findBankAccount, resolveBankAccount } from './strategies/bank-account-target.js';
 import type { ChunkSettings } from './strategies/index.js';
 
 /** Chunk settings of a feed; for transactions the target bank account, found (dry run) or found-or-created. */
@@ -16,10 +17,11 @@ export async function prepareSettings(
   };
   if (feed.kind !== 'transactions' || !feed.bankAccount) return settings;
   if (dryRun) {
-    const existing = (await ctx.client.listBankAccounts(feed.accountId, { signal: ctx.signal })).find(
-      (b) => b.externalId === feed.bankAccount?.externalId,
-    );
-    return existing ? { ...settings, bankAccountId: existing.id } : settings;
+    // The same checks as the real run (ambiguous or non-PARTNER target stop it), minus the create.
+    const existing = await findBankAccount(feed.bankAccount, ctx).catch((error: unknown) => {
+      throw stopFor(error) ?? error;
+    });
+    return existing === undefined ? settings : { ...settings, bankAccountId: existing };
   }
   return { ...settings, bankAccountId: await resolveBankAccount(feed.bankAccount, ctx) };
 }

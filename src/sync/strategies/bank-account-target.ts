@@ -60,6 +60,23 @@ function notPartner(account: BankAccount, ctx: ChunkContext): RunStopError {
 }
 
 /**
+ * The id of the existing bank account a transactions feed writes to, undefined when there is none
+ * yet; a RunStopError when several carry the externalId (AMBIGUOUS_TARGET) or it is not managed by
+ * the partner API (BANK_ACCOUNT_NOT_MODIFIABLE). A dry run stops here; a real run then creates it.
+ */
+export async function findBankAccount(
+  target: BankAccountTarget,
+  ctx: ChunkContext,
+): Promise<number | undefined> {
+  const matches = withExternalId(await listBankAccounts(ctx), target.externalId);
+  const [found] = matches;
+  if (matches.length > 1)
+    throw new RunStopError('AMBIGUOUS_TARGET', ambiguousTarget(target.externalId, matches).message ?? '', 1);
+  if (found && found.provider !== 'PARTNER') throw notPartner(found, ctx);
+  return found?.id;
+}
+
+/**
  * The bank account a transactions feed writes to: the account with the target's externalId, or a
  * new PARTNER account with the target's fields when there is none (an ambiguous create is re-listed
  * before it is resent). The run cannot go on without it, so every problem is a RunStopError: several
@@ -69,19 +86,8 @@ function notPartner(account: BankAccount, ctx: ChunkContext): RunStopError {
  */
 export async function resolveBankAccount(target: BankAccountTarget, ctx: ChunkContext): Promise<number> {
   try {
-    const matches = withExternalId(await listBankAccounts(ctx), target.externalId);
-    const [found] = matches;
-    if (matches.length > 1) {
-      throw new RunStopError(
-        'AMBIGUOUS_TARGET',
-        ambiguousTarget(target.externalId, matches).message ?? '',
-        1,
-      );
-    }
-    if (found) {
-      if (found.provider !== 'PARTNER') throw notPartner(found, ctx);
-      return found.id;
-    }
+    const found = await findBankAccount(target, ctx);
+    if (found !== undefined) return found;
     const body: BankAccountCreateBody = {
       externalId: target.externalId,
       accountName: target.accountName,

@@ -43,6 +43,16 @@ describe('errors that stop a feed’s run, with what the operator must do', () =
     expect(h.transactions(1001)).toHaveLength(0);
   });
 
+  it('a dry run predicts the same stop: it checks the target as the real run does, minus the create', async () => {
+    const source = transactionsExport({ name: 'gen-tx-online-dry', rows: 300, bankAccount: 'online' });
+    h = await syncHarness();
+    const dry = await h.run(source.feedFile, true);
+    expect(dry.summary.state).toBe('stopped');
+    expect(dry.summary.stopReason).toMatchObject({ code: 'BANK_ACCOUNT_NOT_MODIFIABLE', exitCode: 1 });
+    expect(dry.summary.wouldSend ?? 0).toBe(0);
+    expect(h.requests('createTransactionsBulk')).toEqual({});
+  });
+
   it('BANK_ACCOUNT_NOT_MODIFIABLE mid-run (the account was taken over by another provider): the later chunks are not sent', async () => {
     const source = transactionsExport({ name: 'gen-tx-takeover', rows: 2_100 });
     h = await syncHarness();
