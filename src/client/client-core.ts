@@ -104,6 +104,7 @@ export class PartnerClientCore {
       clock,
       logger: this.logger,
       rateLimit,
+      retry: deps.retryPolicy ?? RETRY_POLICY,
     });
     this.#deps = {
       dispatcher: this.#agent,

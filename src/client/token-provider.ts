@@ -7,6 +7,8 @@ import { issuesText } from './response.js';
 import {
   isRetryableStatus,
   type RateLimitPolicy,
+  RETRY_POLICY,
+  type RetryPolicy,
   retryAfterMs as retryAfterFromHeader,
   retryDelayMs,
 } from './retry-policy.js';
@@ -24,6 +26,8 @@ export interface TokenProviderOptions {
   logger: Logger;
   /** Default and cap for a Retry-After on a 429 from the token endpoint (reported, not waited). */
   rateLimit: Pick<RateLimitPolicy, 'defaultMs' | 'maxMs'>;
+  /** The client's retry policy (delays and retryable statuses), the same as for API calls. */
+  retry?: RetryPolicy;
 }
 
 interface CachedToken {
@@ -86,8 +90,9 @@ export class TokenProvider {
       try {
         return await this.#fetchOnce(retry + 1);
       } catch (error) {
-        const transient = error instanceof ApiError && error.kind === 'auth' && isTransient(error);
-        const delay = transient ? retryDelayMs(retry + 1) : undefined;
+        const policy = this.#options.retry ?? RETRY_POLICY;
+        const transient = error instanceof ApiError && error.kind === 'auth' && isTransient(error, policy);
+        const delay = transient ? retryDelayMs(retry + 1, policy) : undefined;
         if (delay === undefined) {
           if (transient) this.#options.logger.error({ alert: true, err: error }, 'token endpoint failing');
           throw error;
@@ -185,10 +190,10 @@ export class TokenProvider {
   }
 }
 
-function isTransient(error: ApiError): boolean {
+function isTransient(error: ApiError, policy: RetryPolicy): boolean {
   return (
     error.code === CLIENT_ERROR_CODES.AUTH_UNREACHABLE ||
-    (error.status !== undefined && isRetryableStatus(error.status))
+    (error.status !== undefined && isRetryableStatus(error.status, policy))
   );
 }
 

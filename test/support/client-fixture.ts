@@ -1,6 +1,7 @@
 import type { PartnerClientSettings } from '../../src/client/client-core.js';
 import type { ClientHooks } from '../../src/client/hooks.js';
 import { ApiError, PartnerClient } from '../../src/client/index.js';
+import type { RetryPolicy } from '../../src/client/retry-policy.js';
 import { FakeClock } from './fake-clock.js';
 import { TestServer } from './http-server.js';
 import { type CapturedLogs, captureLogs } from './log-capture.js';
@@ -33,7 +34,12 @@ export interface Fixture {
  * `tokens: false`, the token endpoint hands out access-token-1, -2, ... on each request.
  */
 export async function startFixture(
-  options: { settings?: Partial<PartnerClientSettings>; hooks?: ClientHooks; tokens?: boolean } = {},
+  options: {
+    settings?: Partial<PartnerClientSettings>;
+    hooks?: ClientHooks;
+    tokens?: boolean;
+    retryPolicy?: RetryPolicy;
+  } = {},
 ): Promise<Fixture> {
   const server = await TestServer.start();
   if (options.tokens !== false) {
@@ -50,7 +56,12 @@ export async function startFixture(
       clientSecret: CLIENT_SECRET,
       ...options.settings,
     },
-    { clock, logger: logs.logger, hooks: options.hooks ?? {} },
+    {
+      clock,
+      logger: logs.logger,
+      hooks: options.hooks ?? {},
+      ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
+    },
   );
   return {
     server,

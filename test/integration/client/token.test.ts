@@ -166,6 +166,23 @@ describe('token acquisition', () => {
     expect(fx.clock.sleeps).toEqual([1_000]);
   });
 
+  it("follows the client's retry policy (delays and statuses) on the token endpoint too", async () => {
+    fx = await startFixture({
+      tokens: false,
+      retryPolicy: { delaysMs: [50, 60], retryStatuses: [500, 503] },
+    });
+    fx.server.script(
+      'POST',
+      TOKEN_PATH,
+      { status: 503, text: 'busy' },
+      { status: 500, text: 'boom' },
+      tokenReply(1),
+    );
+    fx.server.always('GET', SCENARIOS, scenarios);
+    await expect(fx.client.listScenarios(1)).resolves.toHaveLength(1);
+    expect(fx.clock.sleeps).toEqual([50, 60]);
+  });
+
   it('reports an unreachable authorization server as AUTH_UNREACHABLE after 1/2/4 s retries', async () => {
     fx = await startFixture();
     const closed = await TestServer.start();
