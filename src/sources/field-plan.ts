@@ -34,7 +34,7 @@ export function checkColumn(ref: ColumnRef, columns: Columns | undefined): void 
  * Reads one column of each row. With a header the column's position is resolved once here rather
  * than looked up by name in every row (a million rows, several fields each).
  */
-function cellOf(ref: ColumnRef, columns: Columns | undefined): (row: SourceRow) => string | undefined {
+export function cellOf(ref: ColumnRef, columns: Columns | undefined): (row: SourceRow) => string | undefined {
   const index = columns?.indexOf(ref);
   if (index === undefined) return (row) => row.cell(ref);
   return (row) => (row.cellAt ? row.cellAt(index) : row.cell(ref));
@@ -87,8 +87,9 @@ export function fieldReader(
   }
   if ('columns' in mapping) {
     for (const ref of mapping.columns) checkColumn(ref, columns);
+    const cells = mapping.columns.map((ref) => cellOf(ref, columns));
     return (row) => {
-      const parts = mapping.columns.map((ref) => row.cell(ref)?.trim()).filter((t): t is string => !!t);
+      const parts = cells.map((cell) => cell(row)?.trim()).filter((t): t is string => !!t);
       return parts.length ? convertCell(type, parts.join(mapping.separator), formats) : parsed(undefined);
     };
   }
@@ -97,9 +98,11 @@ export function fieldReader(
   if ('debit' in mapping) {
     checkColumn(mapping.debit, columns);
     checkColumn(mapping.credit, columns);
+    const debitCell = cellOf(mapping.debit, columns);
+    const creditCell = cellOf(mapping.credit, columns);
     return (row) => {
-      const debit = row.cell(mapping.debit);
-      const credit = row.cell(mapping.credit);
+      const debit = debitCell(row);
+      const credit = creditCell(row);
       if (!present(debit) && !present(credit))
         return failed(`${field}: both ${describe(mapping.debit)} and ${describe(mapping.credit)} are empty`);
       let total = '0';

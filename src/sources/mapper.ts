@@ -9,7 +9,7 @@ import {
   TransactionInput,
 } from '../contract/index.js';
 import type { CellFormats, Converted } from './convert.js';
-import { checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
+import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { DerivedIds } from './identity.js';
 import type { KindPayload, MapOutcome } from './record.js';
 import type { Columns, SourceRow } from './row.js';
@@ -63,8 +63,9 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
       throw new SourceLayoutError(`exclude rule #${i + 1}: ${error.message}`);
     }
     const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches);
+    const cellAt = cellOf(rule.column, columns);
     return (row: SourceRow) => {
-      const cell = row.cell(rule.column)?.trim() ?? '';
+      const cell = cellAt(row)?.trim() ?? '';
       return (rule.equals !== undefined && cell === rule.equals) || (pattern?.test(cell) ?? false)
         ? `excluded by the feed's exclude rule #${i + 1} (column ${JSON.stringify(rule.column)} is "${cell}")`
         : undefined;

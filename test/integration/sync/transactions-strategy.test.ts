@@ -1,45 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PartnerClient } from '../../../src/client/index.js';
-import { createLogger } from '../../../src/logging/logger.js';
-import { createFaultInjector } from '../../../src/sandbox/faults.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
-import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 import type { MappedRecord } from '../../../src/sources/record.js';
-import type { RecordOutcome } from '../../../src/sync/outcome.js';
-import type { ChunkContext } from '../../../src/sync/ports.js';
 import { RunStopError } from '../../../src/sync/stop.js';
 import { syncTransactionsChunk } from '../../../src/sync/strategies/transactions.js';
-import { FakeClock } from '../../support/fake-clock.js';
+import { byOutcome, closeStrategySandboxes, eachOnce, strategySandbox } from './strategy-fixture.js';
 
-const ACCOUNT = 1001;
-let sandbox: SandboxHandle | undefined;
-let client: PartnerClient | undefined;
+afterEach(closeStrategySandboxes);
 
-afterEach(async () => {
-  await client?.close();
-  await sandbox?.close();
-});
-
+/** The shared strategy sandbox, plus the seeded bank accounts by externalId and their ledgers. */
 async function setup(faults: FaultConfigInput = {}) {
-  const injector = createFaultInjector(faults);
-  sandbox = await startSandbox({ faults: injector });
-  const clock = new FakeClock(Date.now());
-  client = new PartnerClient(
-    {
-      baseUrl: sandbox.url,
-      authUrl: sandbox.authUrl,
-      clientId: 'sandbox-client',
-      clientSecret: 'sandbox-secret',
-    },
-    { clock },
-  );
-  const banks = await client.listBankAccounts(ACCOUNT);
+  const { ctx, clock, client, account } = await strategySandbox(faults);
+  const banks = await client.listBankAccounts(ctx.accountId);
   const bankId = (externalId: string) => banks.find((b) => b.externalId === externalId)?.id as number;
-  const ctx: ChunkContext = { client, clock, logger: createLogger({ level: 'silent' }), accountId: ACCOUNT };
-  const stored = (id: number) => [
-    ...(sandbox?.runtime.state.accounts.get(ACCOUNT)?.transactions.get(id)?.values() ?? []),
-  ];
-  return { ctx, clock, bankId, stored, injector };
+  const stored = (id: number) => [...(account().transactions.get(id)?.values() ?? [])];
+  return { ctx, clock, bankId, stored };
 }
 
 function records(n: number, from = 0): MappedRecord<'transactions'>[] {
@@ -62,18 +36,6 @@ function records(n: number, from = 0): MappedRecord<'transactions'>[] {
   });
 }
 
-function byOutcome(outcomes: RecordOutcome[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const o of outcomes) counts[o.outcome] = (counts[o.outcome] ?? 0) + 1;
-  return counts;
-}
-
-function expectEachOnce(outcomes: RecordOutcome[], input: MappedRecord[]) {
-  expect(outcomes.map((o) => o.line).sort((a, b) => a - b)).toEqual(
-    input.map((r) => r.line).sort((a, b) => a - b),
-  );
-}
-
 function expectNoDuplicates(stored: { externalId: string }[]) {
   expect(new Set(stored.map((t) => t.externalId)).size).toBe(stored.length);
 }
@@ -84,7 +46,7 @@ describe('syncTransactionsChunk against the sandbox', () => {
     const input = records(1000);
     const first = await syncTransactionsChunk(input, bankId('main'), ctx);
     expect(byOutcome(first)).toEqual({ created: 1000 });
-    expectEachOnce(first, input);
+    expect(eachOnce(first, input)).toBe(true);
     const storedIds = new Map(stored(bankId('main')).map((t) => [t.externalId, t.id]));
     for (const o of first) expect(o.serviceId).toBe(storedIds.get(o.externalId as string));
     const second = await syncTransactionsChunk(input, bankId('main'), ctx);
