@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../src/client/index.js';
+import { RECORD_KINDS } from '../src/config/kinds.js';
 import {
   BankAccountCreate,
   InvoiceCreate,
@@ -41,6 +42,15 @@ const chunkFields = {
     mappedFields: z.array(z.string()),
   }),
 };
+
+/** A chunk without its records: what a queued chunk job carries (src/queue/chunk-records.ts). */
+export const SyncChunkHeader = z.strictObject({
+  ...chunkFields,
+  kind: z.enum(RECORD_KINDS),
+  /** How many records the chunk holds. */
+  records: z.int().positive().max(LIMITS.bulkItems.max),
+});
+export type SyncChunkHeader = z.output<typeof SyncChunkHeader>;
 
 export const SyncChunkPayload = z.discriminatedUnion('kind', [
   z.strictObject({ ...chunkFields, kind: z.literal('transactions'), records: recordsOf(TransactionInput) }),

@@ -1,9 +1,16 @@
-import { DelayedError, type Job, type Queue, WaitingError } from 'bullmq';
+import {
+  DelayedError,
+  type Job,
+  type JobsOptions,
+  type Queue,
+  UnrecoverableError,
+  WaitingError,
+} from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { parsePayload } from '../../jobs/job.js';
-import { SyncChunkPayload, syncChunkJob } from '../../jobs/sync-chunk.js';
+import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Clock } from '../client/index.js';
 import { type TenantGate, tenantKey } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
@@ -12,16 +19,32 @@ import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { SyncClient } from '../sync/ports.js';
 import { failedAll } from '../sync/settle.js';
+import type { ChunkRecordStore } from './chunk-records.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
 
-/** What a chunk job carries; re-validated by the worker (it crossed a process boundary). */
+/**
+ * What a chunk job carries: the chunk without its records, which wait beside it
+ * (chunk-records.ts). Re-validated by the worker, records included: they crossed a process boundary.
+ */
 export interface ChunkJobData {
   /** The feed's per-tenant limit: chunks of this account in flight across the fleet. */
   limit: number;
-  chunk: Chunk;
+  chunk: SyncChunkHeader;
 }
-const ChunkJobPayload = z.strictObject({ limit: z.int().positive(), chunk: SyncChunkPayload });
+const ChunkJobPayload = z.strictObject({ limit: z.int().positive(), chunk: SyncChunkHeader });
+
+/** Queues one chunk: its records first, then the job that will find them. */
+export async function queueChunk(
+  queue: Queue<ChunkJobData>,
+  records: ChunkRecordStore,
+  chunk: Chunk,
+  limit: number,
+  options: JobsOptions & { jobId: string },
+): Promise<void> {
+  await records.put(options.jobId, chunk.records);
+  await queue.add('sync-chunk', { limit, chunk: { ...chunk, records: chunk.records.length } }, options);
+}
 
 export interface ChunkJobDeps {
   client: SyncClient;
@@ -31,6 +54,7 @@ export interface ChunkJobDeps {
   redis: Redis;
   keys: FleetKeys;
   chunks: Queue<ChunkJobData>;
+  records: ChunkRecordStore;
   logger: Logger;
   signal?: AbortSignal;
   /** How long a chunk without a tenant slot sleeps at most; a freed slot wakes it sooner. */
@@ -55,15 +79,30 @@ export function chunkProcessor(deps: ChunkJobDeps) {
     if (waiting && (await waiting.isDelayed())) await waiting.promote().catch(() => undefined);
   }
 
+  /**
+   * The chunk with its records, validated; undefined when a run of this job already stored its
+   * outcomes and deleted them (a crash between that and the job's completion replays it).
+   */
+  async function loadRecords(jobId: string, header: SyncChunkHeader): Promise<Chunk | undefined> {
+    const records = await deps.records.get(jobId);
+    if (records !== undefined) return parsePayload(syncChunkJob, { ...header, records });
+    if (await deps.store.hasBatch(header.runId, `chunk:${header.seq}`)) return undefined;
+    // Retrying cannot bring them back: the run reports the chunk's lines as never settled.
+    throw new UnrecoverableError(
+      `the records of chunk ${header.seq} are gone from Redis (expired or lost); its lines stay unsettled`,
+    );
+  }
+
   return async (job: Job<ChunkJobData>, token?: string): Promise<{ outcomes: number }> => {
-    const { limit, chunk } = parsePayload({ name: 'sync-chunk', payload: ChunkJobPayload }, job.data);
-    const tenant = tenantKey(chunk.accountId);
+    const { limit, chunk: header } = parsePayload({ name: 'sync-chunk', payload: ChunkJobPayload }, job.data);
+    const tenant = tenantKey(header.accountId);
+    const jobId = String(job.id);
     const bindings = {
-      runId: chunk.runId,
-      feed: chunk.feed,
-      tenant: chunk.accountId,
-      job: String(job.id),
-      chunk: chunk.seq,
+      runId: header.runId,
+      feed: header.feed,
+      tenant: header.accountId,
+      job: jobId,
+      chunk: header.seq,
     };
     const logger = deps.logger.child(bindings);
     let lease = await deps.gate.tryAcquire(tenant, limit);
@@ -90,7 +129,9 @@ export function chunkProcessor(deps: ChunkJobDeps) {
     const elapsed = stopwatch();
     const { meter } = deps;
     try {
-      await deps.redis.zrem(waiters(tenant), String(job.id));
+      await deps.redis.zrem(waiters(tenant), jobId);
+      const chunk = await loadRecords(jobId, header);
+      if (!chunk) return { outcomes: 0 };
       const run = deps.store.handle(
         chunk.runId,
         `chunk:${chunk.seq}`,
@@ -125,6 +166,8 @@ export function chunkProcessor(deps: ChunkJobDeps) {
         outcomes = failedAll(chunk.records, { code: 'UNEXPECTED_ERROR', message });
         await run.report.record(outcomes);
       }
+      // Stored outcomes settle the records: a replay from here on finds the batch, not the records.
+      await deps.records.delete(jobId);
       // Every run of the chunk is timed, a replay included: it did the work again.
       meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed());
     } finally {

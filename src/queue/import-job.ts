@@ -12,7 +12,8 @@ import type { SyncMeter } from '../sync/meter.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
-import type { ChunkJobData } from './chunk-job.js';
+import { type ChunkJobData, queueChunk } from './chunk-job.js';
+import type { ChunkRecordStore } from './chunk-records.js';
 import type { FileRegistry } from './file-registry.js';
 import { finishRun } from './finish-run.js';
 import type { RedisRunStore } from './run-store.js';
@@ -30,6 +31,7 @@ export interface ImportJobDeps {
   store: RedisRunStore;
   registry: FileRegistry;
   chunks: Queue<ChunkJobData>;
+  records: ChunkRecordStore;
   chunkContext(feed: Feed, logger: Logger): ChunkContext;
   logger: Logger;
   maxRetryRuns: number;
@@ -119,17 +121,13 @@ export function importProcessor(deps: ImportJobDeps) {
               await pause(100);
             }
             logger.debug({ queuedChunk: chunk.seq, blockedMs: Date.now() - blocked, cap }, 'chunk queued');
-            await deps.chunks.add(
-              'sync-chunk',
-              { limit: feed.concurrency, chunk },
-              {
-                jobId: `${data.runId}-${chunk.seq}`,
-                parent: { id: String(job.id), queue: job.queueQualifiedName },
-                // A chunk that fails for good must not hold its run open forever: the run
-                // finishes and reports the records it has no outcome for.
-                ignoreDependencyOnFailure: true,
-              },
-            );
+            await queueChunk(deps.chunks, deps.records, chunk, feed.concurrency, {
+              jobId: `${data.runId}-${chunk.seq}`,
+              parent: { id: String(job.id), queue: job.queueQualifiedName },
+              // A chunk that fails for good must not hold its run open forever: the run
+              // finishes and reports the records it has no outcome for.
+              ignoreDependencyOnFailure: true,
+            });
           },
         },
       );

@@ -9,6 +9,7 @@ import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
+import { ChunkRecordStore } from './chunk-records.js';
 import type { FileRegistry } from './file-registry.js';
 import type { FleetConfig } from './fleet-config.js';
 import { importProcessor } from './import-job.js';
@@ -54,6 +55,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   // One signal for every job in flight by design; each chunk listens on it a few times at once
   // (its request, a retry wait, a slot wait). Node warns past 10 listeners, as if it leaked.
   setMaxListeners(4 * (deps.concurrency + 2) + 10, abort.signal);
+  const records = new ChunkRecordStore(deps.connection, deps.keys, deps.config.runRetentionMs);
   const common = {
     connection: deps.connection,
     prefix: deps.config.prefix,
@@ -68,6 +70,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       store: deps.store,
       registry: deps.registry,
       chunks: deps.queues.chunks,
+      records,
       chunkContext: (feed, logger) => ({
         client: deps.client,
         clock: deps.clock,
@@ -93,6 +96,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       redis: deps.connection,
       keys: deps.keys,
       chunks: deps.queues.chunks,
+      records,
       logger: deps.logger,
       signal: abort.signal,
       ...(deps.slotWaitMs !== undefined ? { slotWaitMs: deps.slotWaitMs } : {}),

@@ -13,15 +13,18 @@
  *   BENCH_RUNS=1 BENCH_A_ROWS=50000 BENCH_B_ROWS=5000 BENCH_FAIR_BIG=50000 npm run bench:fleet
  *   BENCH_SKIP_BUILD=1 npm run bench:fleet    # use dist/ as it is
  *   BENCH_SCENARIOS=a BENCH_WORKER_NODE_ARGS=--cpu-prof npm run bench:fleet   # profile the workers
+ *   BENCH_WORKER_MAIN=/tmp/old/dist/src/cli/main.js ...   # the workers of another build
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { createLogger } from '../../src/logging/logger.js';
+import { queueChunk } from '../../src/queue/chunk-job.js';
+import { ChunkRecordStore } from '../../src/queue/chunk-records.js';
 import { FileRegistry } from '../../src/queue/file-registry.js';
 import { fleetKeys } from '../../src/queue/keys.js';
 import { enqueueFeed } from '../../src/queue/producer.js';
@@ -46,6 +49,8 @@ const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'abcd';
 const WORKER_LOG_LEVEL = process.env.BENCH_WORKER_LOG_LEVEL ?? 'warn';
 /** Extra node flags of the workers, e.g. BENCH_WORKER_NODE_ARGS=--cpu-prof (profiles in the repo root). */
 const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** The worker CLI to run: another build's main.js compares builds side by side (default dist/). */
+const WORKER_MAIN = process.env.BENCH_WORKER_MAIN ?? 'dist/src/cli/main.js';
 /** Workers log at info at least, so the benchmark sees their "worker started" line. */
 const SPAWN_LOG_LEVEL = ['trace', 'debug'].includes(WORKER_LOG_LEVEL) ? WORKER_LOG_LEVEL : 'info';
 const PINO_LEVELS: Record<string, number> = {
@@ -108,7 +113,30 @@ async function exportFor(tag: string, accountId: number, rows: number, concurren
 
 interface Fleet {
   prefix: string;
+  /** CPU (ms, user + system) the worker processes have used so far. */
+  cpuMs(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** CPU (ms) of a process from /proc (Linux; clock ticks of 10 ms); NaN where there is no /proc. */
+async function processCpuMs(pid: number | undefined): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Redis server CPU (ms) so far, from INFO cpu. */
+async function redisCpuMs(): Promise<number> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const info = await redis.info('cpu');
+  await redis.quit();
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1]);
+  return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
 }
 
 async function startWorkers(
@@ -119,15 +147,7 @@ async function startWorkers(
   const children = Array.from({ length: count }, () =>
     spawn(
       process.execPath,
-      [
-        ...WORKER_NODE_ARGS,
-        'dist/src/cli/main.js',
-        'worker',
-        '--concurrency',
-        '8',
-        '--log-level',
-        SPAWN_LOG_LEVEL,
-      ],
+      [...WORKER_NODE_ARGS, WORKER_MAIN, 'worker', '--concurrency', '8', '--log-level', SPAWN_LOG_LEVEL],
       {
         cwd: repoRoot,
         env: {
@@ -154,15 +174,18 @@ async function startWorkers(
       (child) =>
         new Promise<void>((ready) =>
           createInterface({ input: child.stdout }).on('line', (line) => {
-            const entry = JSON.parse(line) as { level: number; msg: string };
+            // The logger writes level labels ("debug"), not pino's numbers.
+            const entry = JSON.parse(line) as { level: string; msg: string };
             if (entry.msg === 'worker started') ready();
-            if (entry.level >= shown) process.stderr.write(`${line}\n`);
+            if ((PINO_LEVELS[entry.level] ?? 0) >= shown) process.stderr.write(`${line}\n`);
           }),
         ),
     ),
   );
   return {
     prefix,
+    cpuMs: async () =>
+      (await Promise.all(children.map((c) => processCpuMs(c.pid)))).reduce((a, b) => a + b, 0),
     stop: async () => {
       await Promise.all(
         children.map(
@@ -237,21 +260,52 @@ const slow = async () => {
   await sandbox.admin('PUT', '/faults', { latency: { ms: LATENCY_MS, jitterMs: 0 } });
 };
 
-async function scenarioA(): Promise<number> {
+/** CPU used per 1000 records during a run, by process; `total` bounds the rate the cores allow. */
+interface CpuShare {
+  workers: number;
+  sandbox: number;
+  redis: number;
+  total: number;
+}
+
+async function scenarioA(): Promise<{ rate: number; cpu: CpuShare }> {
   const feed = await exportFor('bench-a', FIRST_ACCOUNT, A_ROWS, 4);
   const rates: number[] = [];
+  const cpus: CpuShare[] = [];
   for (let run = 1; run <= RUNS; run++) {
     await slow();
     const prefix = newPrefix();
     const fleet = await startWorkers(2, prefix, sandbox);
+    const cpu0 = {
+      workers: await fleet.cpuMs(),
+      sandbox: await sandbox.cpuMicros(),
+      redis: await redisCpuMs(),
+    };
     const { started, finished, records } = await runFeeds(prefix, [{ file: feed }]);
+    const count = records.get(feed) ?? 0;
+    const per1000 = (used: number) => (used / count) * 1000;
+    const workers = per1000((await fleet.cpuMs()) - cpu0.workers);
+    const sandboxCpu = per1000(((await sandbox.cpuMicros()) - cpu0.sandbox) / 1000);
+    const redisCpu = per1000((await redisCpuMs()) - cpu0.redis);
+    cpus.push({ workers, sandbox: sandboxCpu, redis: redisCpu, total: workers + sandboxCpu + redisCpu });
     await fleet.stop();
     const ms = (finished.get(feed) ?? 0) - (started.get(feed) ?? 0);
-    const rate = ((records.get(feed) ?? 0) / ms) * 1000;
+    const rate = (count / ms) * 1000;
     rates.push(rate);
-    console.log(`(a) run ${run}: ${records.get(feed)} records in ${ms} ms = ${rate.toFixed(0)} records/s`);
+    console.log(
+      `(a) run ${run}: ${count} records in ${ms} ms = ${rate.toFixed(0)} records/s; CPU per 1000 records: workers ${workers.toFixed(1)} ms, sandbox ${sandboxCpu.toFixed(1)} ms, Redis ${redisCpu.toFixed(1)} ms`,
+    );
   }
-  return median(rates);
+  const mid = (pick: (c: CpuShare) => number) => median(cpus.map(pick));
+  return {
+    rate: median(rates),
+    cpu: {
+      workers: mid((c) => c.workers),
+      sandbox: mid((c) => c.sandbox),
+      redis: mid((c) => c.redis),
+      total: mid((c) => c.total),
+    },
+  };
 }
 
 async function scenarioB(): Promise<{ one: number; two: number }> {
@@ -331,24 +385,26 @@ async function scenarioD(): Promise<number> {
     },
     amount: '-1234.56',
   });
+  const chunkRecords = new ChunkRecordStore(redis, fleetKeys(prefix), 3_600_000);
   const before = await used();
   for (let c = 0; c < CHUNKS; c++) {
     const records = Array.from({ length: 1000 }, (_, i) => record(c * 1000 + i));
-    await queues.chunks.add('sync-chunk', {
-      limit: 2,
-      chunk: {
-        runId: 'bench',
-        feed: 'bench',
-        kind: 'transactions',
-        accountId: 1001,
-        seq: c + 1,
-        settings: { bankAccountId: 1, mode: 'upsert', emptyCellClears: false, mappedFields: [] },
-        records,
-      },
-    });
+    const chunk = {
+      runId: 'bench',
+      feed: 'bench',
+      kind: 'transactions' as const,
+      accountId: 1001,
+      seq: c + 1,
+      settings: { bankAccountId: 1, mode: 'upsert' as const, emptyCellClears: false, mappedFields: [] },
+      records,
+    };
+    // The import's own path: the records beside the job, the job without them.
+    await queueChunk(queues.chunks, chunkRecords, chunk, 2, { jobId: `bench-${c + 1}` });
   }
   const perRecord = ((await used()) - before) / (CHUNKS * 1000);
   await queues.chunks.obliterate({ force: true });
+  for await (const batch of redis.scanStream({ match: `*${prefix}*`, count: 1000 }))
+    if ((batch as string[]).length) await redis.unlink(...(batch as string[]));
   await queues.close();
   await redis.quit();
   return perRecord;
@@ -367,10 +423,17 @@ try {
     process.version,
     (await import('node:os')).cpus().length,
   );
-  if (a !== undefined)
+  if (a) {
     console.log(
-      `(a) one tenant, limit 4: ${a.toFixed(0)} records/s = ${((a / bound) * 100).toFixed(1)}% of the bound ${bound.toFixed(0)} (target >= 90%)`,
+      `(a) one tenant, limit 4: ${a.rate.toFixed(0)} records/s = ${((a.rate / bound) * 100).toFixed(1)}% of the bound ${bound.toFixed(0)} (target >= 90%)`,
     );
+    // What the cores allow: every process shares them (workers, sandbox, Redis, this script).
+    const cores = (await import('node:os')).availableParallelism();
+    const ceiling = (cores * 1_000_000) / a.cpu.total;
+    console.log(
+      `    CPU per 1000 records: workers ${a.cpu.workers.toFixed(1)} ms + sandbox ${a.cpu.sandbox.toFixed(1)} ms + Redis ${a.cpu.redis.toFixed(1)} ms = ${a.cpu.total.toFixed(1)} ms; ${cores} cores allow at most ${ceiling.toFixed(0)} records/s (${((ceiling / bound) * 100).toFixed(0)}% of the bound)`,
+    );
+  }
   if (b)
     console.log(
       `(b) ${B_TENANTS} tenants: 1 worker ${b.one.toFixed(0)}/s, 2 workers ${b.two.toFixed(0)}/s = ${(b.two / b.one).toFixed(2)}x (target >= 1.8x)`,

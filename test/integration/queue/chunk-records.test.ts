@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { queueChunk } from '../../../src/queue/chunk-job.js';
+import { ChunkRecordStore } from '../../../src/queue/chunk-records.js';
+import { fleetKeys } from '../../../src/queue/keys.js';
+import type { MappedRecord } from '../../../src/sources/record.js';
+import type { Chunk } from '../../../src/sync/pipeline.js';
+import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { transactionsExport } from '../../support/generated-exports.js';
+
+const world = fleetTestWorld();
+
+/** A one-record chunk of a run that exists only in this test. */
+function oneRecordChunk(runId: string): Chunk {
+  const record: MappedRecord = {
+    file: '/exports/chunk-records.csv',
+    line: 2,
+    externalId: 'cr-1',
+    derivedId: false,
+    payload: {
+      externalId: 'cr-1',
+      bookingDate: '2026-02-05',
+      amount: -12.5,
+      currency: 'EUR',
+      purpose: 'test',
+    },
+    amount: '-12.50',
+  };
+  return {
+    runId,
+    feed: 'chunk-records',
+    kind: 'transactions',
+    accountId: 1001,
+    seq: 1,
+    settings: { bankAccountId: 1, mode: 'upsert', emptyCellClears: false, mappedFields: [] },
+    records: [record],
+  };
+}
+
+/** Polls the job until BullMQ has finished with it one way or the other. */
+async function settled(fleet: ReturnType<typeof world.start>, jobId: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const job = await fleet.queues.chunks.getJob(jobId);
+    const state = job ? await job.getState() : 'removed';
+    if (state === 'completed' || state === 'failed' || state === 'removed') return { job, state };
+    if (Date.now() > deadline) throw new Error(`chunk job ${jobId} still ${state}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('chunk records wait beside their jobs', () => {
+  it('leaves neither records nor chunk jobs behind a finished run', async () => {
+    const fleet = world.start();
+    const exp = transactionsExport({ rows: 2_500, name: 'cr-run', concurrency: 2, excludedRows: [] });
+    fleet.worker(4);
+    const [enqueued] = await fleet.enqueue(exp.feedFile);
+    const summary = await fleet.finished(String(enqueued?.runId));
+    expect(summary.counts).toMatchObject({ created: 2_497, rejected: 3, failed: 0 });
+    const left = await fleet.connection.keys(fleetKeys(fleet.config.prefix).chunkRecords('*'));
+    expect(left).toEqual([]);
+    const counts = await fleet.queues.chunks.getJobCounts('completed', 'failed', 'waiting', 'delayed');
+    expect(counts).toEqual({ completed: 0, failed: 0, waiting: 0, delayed: 0 });
+  });
+
+  it('keeps the records out of the job data', async () => {
+    const fleet = world.start();
+    const store = new ChunkRecordStore(fleet.connection, fleetKeys(fleet.config.prefix), 60_000);
+    const chunk = oneRecordChunk('cr-data');
+    await queueChunk(fleet.queues.chunks, store, chunk, 2, { jobId: 'cr-data-1' });
+    const job = await fleet.queues.chunks.getJob('cr-data-1');
+    expect(job?.data.chunk.records).toBe(1);
+    expect(JSON.stringify(job?.data)).not.toContain('cr-1');
+    expect(await store.get('cr-data-1')).toEqual(chunk.records);
+  });
+
+  it('a replay after the outcomes were stored completes without a request', async () => {
+    const fleet = world.start();
+    const store = new ChunkRecordStore(fleet.connection, fleetKeys(fleet.config.prefix), 60_000);
+    const chunk = oneRecordChunk('cr-replay');
+    // What a worker that died after storing the outcomes (and deleting the records) left behind.
+    await fleet.store
+      .handle('cr-replay', 'chunk:1')
+      .report.record([
+        { file: chunk.records[0]?.file ?? '', line: 2, outcome: 'created', externalId: 'cr-1' },
+      ]);
+    await queueChunk(fleet.queues.chunks, store, chunk, 2, { jobId: 'cr-replay-1' });
+    await store.delete('cr-replay-1');
+    fleet.worker(2);
+    const { state } = await settled(fleet, 'cr-replay-1');
+    expect(['completed', 'removed']).toContain(state);
+    expect(world.requests()).toEqual([]);
+    expect(world.transactions()).toEqual([]);
+  });
+
+  it('a chunk whose records are gone and never settled fails for good, naming the chunk', async () => {
+    const fleet = world.start();
+    const store = new ChunkRecordStore(fleet.connection, fleetKeys(fleet.config.prefix), 60_000);
+    await queueChunk(fleet.queues.chunks, store, oneRecordChunk('cr-lost'), 2, { jobId: 'cr-lost-1' });
+    await store.delete('cr-lost-1');
+    fleet.worker(2);
+    const { job, state } = await settled(fleet, 'cr-lost-1');
+    expect(state).toBe('failed');
+    expect(job?.failedReason).toMatch(/records of chunk 1 are gone from Redis/);
+    // Unrecoverable: no attempt is wasted on records that cannot come back.
+    expect(job?.attemptsMade).toBe(1);
+    expect(world.requests()).toEqual([]);
+  });
+});
