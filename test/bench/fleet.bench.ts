@@ -32,6 +32,9 @@ import { fleetKeys } from '../../src/queue/keys.js';
 import { enqueueFeed } from '../../src/queue/producer.js';
 import { openQueues } from '../../src/queue/queues.js';
 import { RedisRunStore } from '../../src/queue/run-store.js';
+import { expandGlob } from '../../src/sources/glob.js';
+import { openRecords } from '../../src/sources/open-records.js';
+import { importFile } from '../../src/sync/pipeline.js';
 import { capCpu, cpuCapAvailable } from './cpu-cap.js';
 import { writeGermanExport } from './german-export.js';
 import { median, repoRoot, startSandboxProcess } from './sandbox-process.js';
@@ -48,8 +51,8 @@ const FAIR_BIG = Number(process.env.BENCH_FAIR_BIG ?? 1_000_000);
 const FAIR_SMALL = 1_000;
 const TENANTS = Math.max(B_TENANTS, 2);
 const FIRST_ACCOUNT = 2001;
-/** Which scenarios to run (default all): BENCH_SCENARIOS=ad runs (a) and (d). */
-const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'abcd';
+/** Which scenarios to run (default all): BENCH_SCENARIOS=ad runs (a) and (d); i: (a)'s import alone. */
+const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'aibcd';
 /** The workers' log level; their lines go to stderr (debug shows every request with its timing). */
 const WORKER_LOG_LEVEL = process.env.BENCH_WORKER_LOG_LEVEL ?? 'warn';
 /** Extra node flags of the workers, e.g. BENCH_WORKER_NODE_ARGS=--cpu-prof (profiles in the repo root). */
@@ -318,6 +321,49 @@ async function scenarioA(): Promise<{ rate: number; cpu: CpuShare }> {
   };
 }
 
+/**
+ * One file's import alone, in this process: read, parse, map and queue every chunk (records
+ * beside a job, as the worker's import does) with nothing syncing them. A file is imported by one
+ * job on one core, so this rate bounds (a) however many workers there are.
+ */
+async function scenarioImport(): Promise<{ rate: number; cpuMicrosPerRecord: number }> {
+  const loaded = await loadFeedFile(await exportFor('bench-i', FIRST_ACCOUNT, A_ROWS, 4));
+  const [file] = await expandGlob(loaded.sourceGlob);
+  if (!file) throw new Error(`no export for ${loaded.sourceGlob}`);
+  const rates: number[] = [];
+  const cpus: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const prefix = newPrefix();
+    const keys = fleetKeys(prefix);
+    const queues = openQueues(redis, prefix);
+    const chunkRecords = new ChunkRecordStore(redis, keys, 3_600_000);
+    const store = new RedisRunStore(redis, keys, 3_600_000);
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const result = await importFile(loaded.feed, file, false, {
+      run: store.handle(`bench-i-${run}`, 'import'),
+      open: openRecords,
+      prepare: async () => ({ bankAccountId: 1, mode: 'upsert', emptyCellClears: false, mappedFields: [] }),
+      dispatch: (chunk) =>
+        queueChunk(queues.chunks, chunkRecords, chunk, 4, { jobId: `i-${run}-${chunk.seq}` }),
+    });
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    rates.push((result.records / ms) * 1000);
+    cpus.push((cpu.user + cpu.system) / result.records);
+    console.log(
+      `(i) run ${run}: ${result.records} records imported in ${ms.toFixed(0)} ms = ${rates.at(-1)?.toFixed(0)} records/s, ${cpus.at(-1)?.toFixed(1)} µs CPU per record`,
+    );
+    await queues.chunks.obliterate({ force: true });
+    for await (const batch of redis.scanStream({ match: `*${prefix}*`, count: 1000 }))
+      if ((batch as string[]).length) await redis.unlink(...(batch as string[]));
+    await queues.close();
+    await redis.quit();
+  }
+  return { rate: median(rates), cpuMicrosPerRecord: median(cpus) };
+}
+
 interface Scaling {
   /** Each worker's CPU cap (share of one core), or undefined: as the machine is. */
   cpuShare: number | undefined;
@@ -442,6 +488,7 @@ async function scenarioD(): Promise<number> {
 try {
   const bound = (4 * 1000) / ((2 * LATENCY_MS) / 1000);
   const a = SCENARIOS.includes('a') ? await scenarioA() : undefined;
+  const imported = SCENARIOS.includes('i') ? await scenarioImport() : undefined;
   const b = SCENARIOS.includes('b') ? await scenarioB() : undefined;
   const c = SCENARIOS.includes('c') ? await scenarioC() : undefined;
   const d = SCENARIOS.includes('d') ? await scenarioD() : undefined;
@@ -463,6 +510,10 @@ try {
       `    CPU per 1000 records: workers ${a.cpu.workers.toFixed(1)} ms + sandbox ${a.cpu.sandbox.toFixed(1)} ms + Redis ${a.cpu.redis.toFixed(1)} ms = ${a.cpu.total.toFixed(1)} ms; ${cores} cores allow at most ${ceiling.toFixed(0)} records/s (${((ceiling / bound) * 100).toFixed(0)}% of the bound)`,
     );
   }
+  if (imported)
+    console.log(
+      `(i) one file's import alone (one job, one core): ${imported.rate.toFixed(0)} records/s = ${((imported.rate / bound) * 100).toFixed(1)}% of (a)'s bound, ${imported.cpuMicrosPerRecord.toFixed(1)} µs CPU per record`,
+    );
   for (const scaling of b ?? [])
     console.log(
       `(b) ${B_TENANTS} tenants, ${scaling.cpuShare === undefined ? 'workers uncapped' : `each worker capped at ${scaling.cpuShare} CPU`}: 1 worker ${scaling.one.toFixed(0)}/s, 2 workers ${scaling.two.toFixed(0)}/s = ${(scaling.two / scaling.one).toFixed(2)}x (target >= 1.8x)`,
