@@ -3,7 +3,7 @@
  *   (a) one tenant, 200,000 transactions, per-tenant limit 4: throughput vs the bound
  *       4 x 1000 / (2 x 50 ms) records/s (two requests per chunk: existence check, bulk create);
  *   (b) 20 tenants x 20,000 transactions: 2 worker processes vs 1, as the machine is and, where
- *       cgroups allow, with each worker capped at BENCH_B_CPU_SHARE (0.5) of a core so that the
+ *       cgroups allow, with each worker capped at BENCH_B_CPU_SHARE (0.4) of a core so that the
  *       sandbox and Redis are not the bottleneck;
  *   (c) fairness: 1,000 records of a small tenant queued after a big tenant's export: its time
  *       to finish vs its solo time;
@@ -46,7 +46,7 @@ const A_ROWS = Number(process.env.BENCH_A_ROWS ?? 200_000);
 const B_TENANTS = Number(process.env.BENCH_B_TENANTS ?? 20);
 const B_ROWS = Number(process.env.BENCH_B_ROWS ?? 20_000);
 /** (b)'s second pass: each worker's CPU cap, a share of one core. */
-const B_CPU_SHARE = Number(process.env.BENCH_B_CPU_SHARE ?? 0.5);
+const B_CPU_SHARE = Number(process.env.BENCH_B_CPU_SHARE ?? 0.4);
 const FAIR_BIG = Number(process.env.BENCH_FAIR_BIG ?? 1_000_000);
 const FAIR_SMALL = 1_000;
 const TENANTS = Math.max(B_TENANTS, 2);

@@ -1,11 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFeedFile } from '../../../src/config/load-feed.js';
-import { syncSchedulers } from '../../../src/queue/scheduler.js';
+import { createLogger } from '../../../src/logging/logger.js';
+import { schedulerPass, syncSchedulers } from '../../../src/queue/scheduler.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
+import { captureLogs } from '../../support/log-capture.js';
+import { cliProcesses, fleetProcessEnv, SLOW_MACHINE_TIMEOUT_MS } from '../../support/worker-process.js';
 
 const world = fleetTestWorld();
+const cli = cliProcesses();
 
 describe('transiently failed records', () => {
   it('are retried by the next producer pass, only those lines, and then the file is done', async () => {
@@ -90,4 +96,59 @@ describe('the scheduler', () => {
     expect(gone.removed).toEqual([`feed:${loaded.file}`]);
     expect(await fleet.queues.ticks.getJobSchedulersCount()).toBe(0);
   });
+
+  it('keeps the schedule of a feed file that turned broken and still syncs the others', async () => {
+    const fleet = world.start();
+    const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-feeds-'));
+    const demo = readFileSync('config/feeds/demo/acme-bank.yaml', 'utf8');
+    const feedYaml = (name: string) => demo.replace('name: demo-acme-bank', `name: ${name}`);
+    const [a, b, c] = ['feed-a', 'feed-b', 'feed-c'].map((name) => join(dir, `${name}.yaml`)) as [
+      string,
+      string,
+      string,
+    ];
+    writeFileSync(a, feedYaml('feed-a'));
+    writeFileSync(b, feedYaml('feed-b'));
+    const silent = createLogger({ level: 'silent' });
+    expect((await schedulerPass(fleet.queues.ticks, dir, silent)).upserted).toEqual([
+      `feed:${a}`,
+      `feed:${b}`,
+    ]);
+
+    // feed-b gets a typo, feed-c arrives: c is scheduled, b keeps the schedule it had.
+    writeFileSync(b, feedYaml('feed-b').replace('kind: transactions', 'kind: transactionz'));
+    writeFileSync(c, feedYaml('feed-c'));
+    const logs = captureLogs();
+    const pass = await schedulerPass(fleet.queues.ticks, dir, logs.logger);
+    expect(pass).toEqual({ upserted: [`feed:${a}`, `feed:${c}`], removed: [], broken: [b] });
+    const ids = (await fleet.queues.ticks.getJobSchedulers(0, -1)).map((s) => s.key).sort();
+    expect(ids).toEqual([`feed:${a}`, `feed:${b}`, `feed:${c}`]);
+    const alert = logs.entries().find((line) => line.alert === true);
+    expect(alert).toMatchObject({ level: 'error', file: b });
+    expect(String(alert?.msg)).toContain('feed-b.yaml');
+
+    // Once b is gone for good, its scheduler goes too.
+    rmSync(b);
+    expect((await schedulerPass(fleet.queues.ticks, dir, silent)).removed).toEqual([`feed:${b}`]);
+  });
+
+  it(
+    '`scheduler --once` exits 2 naming a broken feed file, after scheduling the valid ones',
+    async () => {
+      const fleet = world.start();
+      const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-feeds-'));
+      const good = join(dir, 'good.yaml');
+      writeFileSync(good, readFileSync('config/feeds/demo/acme-bank.yaml', 'utf8'));
+      writeFileSync(join(dir, 'broken.yaml'), 'name: broken\nkind: transactionz\n');
+      const result = await cli.run(
+        ['scheduler', '--feeds', dir, '--once'],
+        fleetProcessEnv(fleet.config, world.sandbox()),
+      );
+      expect(result.code, result.describe()).toBe(2);
+      expect(result.stdout).toContain('broken.yaml');
+      const ids = (await fleet.queues.ticks.getJobSchedulers(0, -1)).map((s) => s.key);
+      expect(ids).toEqual([`feed:${good}`]);
+    },
+    SLOW_MACHINE_TIMEOUT_MS,
+  );
 });
