@@ -10,7 +10,7 @@ import {
   ledgerOf,
   requirePartnerManaged,
 } from './bank-account-rules.js';
-import { parsePathId } from './finance-common.js';
+import { pathId } from './path-ids.js';
 
 const DAY_MS = 86_400_000;
 
@@ -83,7 +83,7 @@ export const bankAccountHandlers = handlers({
 
   getBankAccount: {
     handle(ctx) {
-      const bank = bankAccountOr404(ctx.account, parsePathId(ctx.params.id));
+      const bank = bankAccountOr404(ctx.account, pathId(ctx.params, 'id'));
       return ok({ success: true, message: 'OK', data: view(bank) });
     },
   },
@@ -91,7 +91,7 @@ export const bankAccountHandlers = handlers({
   updateBankAccount: {
     handle(ctx) {
       const { account, body } = ctx;
-      const bank = bankAccountOr404(account, parsePathId(ctx.params.id));
+      const bank = bankAccountOr404(account, pathId(ctx.params, 'id'));
       requirePartnerManaged(bank, 'update');
       // The spec's "visible is the only field the customer may change" is about the customer's UI;
       // the partner manages its PARTNER accounts, so every field of the update body applies.
@@ -118,7 +118,7 @@ export const bankAccountHandlers = handlers({
   deleteBankAccount: {
     handle(ctx) {
       const { account } = ctx;
-      const bank = bankAccountOr404(account, parsePathId(ctx.params.id));
+      const bank = bankAccountOr404(account, pathId(ctx.params, 'id'));
       requirePartnerManaged(bank, 'delete');
       account.bankAccounts.delete(bank.id);
       // Its transactions go with it.
@@ -134,7 +134,7 @@ export const bankAccountHandlers = handlers({
 
   listBankAccountBalances: {
     handle(ctx) {
-      const bank = bankAccountOr404(ctx.account, parsePathId(ctx.params.id));
+      const bank = bankAccountOr404(ctx.account, pathId(ctx.params, 'id'));
       return ok(balancePage(bank, ledgerOf(ctx.account, bank.id).records, ctx.query));
     },
   },
@@ -143,7 +143,7 @@ export const bankAccountHandlers = handlers({
     handle(ctx) {
       const { account, now } = ctx;
       const { targetProvider } = ctx.body;
-      const bank = bankAccountOr404(account, parsePathId(ctx.params.id));
+      const bank = bankAccountOr404(account, pathId(ctx.params, 'id'));
       if (bank.provider !== 'API' && bank.provider !== 'OFFLINE') {
         throw conflict(
           'PROVIDER_CONVERSION_NOT_ALLOWED',

@@ -1,27 +1,12 @@
 import type { z } from 'zod';
 import type { BulkItemError, Cause } from '../../contract/index.js';
-import { invalidRequest, SandboxFault } from '../fault.js';
+import { SandboxFault } from '../fault.js';
 import type { AccountRecord } from '../state.js';
 import { causesOf } from '../validation.js';
 
 /**
  * Helpers shared by the bank-account, transaction and invoice handlers (the "finance" groups).
  */
-
-/**
- * A path id as the router hands it over (a string). Only decimal integers within the safe range
- * are ids (`integer <int64>`, so a negative one is merely unknown: 404): `12abc`, `1.0` or `1e3`
- * are client mistakes (400), not lookups.
- */
-export function parsePathId(value: string | undefined, name = 'id'): number {
-  const id = value !== undefined && /^-?\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(id)) {
-    throw invalidRequest(`Path parameter ${name} must be an integer id, got "${value ?? ''}"`, [
-      { field: name, message: 'expected an integer within the safe int64 range' },
-    ]);
-  }
-  return id;
-}
 
 /** A problem with one request item that is not a schema violation (a reference that does not resolve). */
 export interface ItemProblem {

@@ -15,7 +15,6 @@ import {
   faultOf,
   itemCauses,
   itemMessage,
-  parsePathId,
   withExternalId,
 } from './finance-common.js';
 import {
@@ -26,6 +25,7 @@ import {
   removeInvoice,
   requireApiInvoice,
 } from './invoice-records.js';
+import { pathId } from './path-ids.js';
 
 /** Envelope only; the list is size-checked by checkBulkSize (BULK_LIMIT_EXCEEDED) and validated per item. */
 const BulkEnvelope = z.strictObject({ invoices: z.unknown() });
@@ -45,7 +45,7 @@ export const invoicesHandlers = handlers({
 
   getInvoice: {
     handle(ctx) {
-      const invoice = invoiceOr404(ctx.account, parsePathId(ctx.params.id), ctx.query.invoiceTypeFilter);
+      const invoice = invoiceOr404(ctx.account, pathId(ctx.params, 'id'), ctx.query.invoiceTypeFilter);
       return ok({ success: true, message: 'OK', data: invoice });
     },
   },
@@ -99,7 +99,7 @@ export const invoicesHandlers = handlers({
 
   updateInvoice: {
     handle(ctx) {
-      const invoice = invoiceOr404(ctx.account, parsePathId(ctx.params.id), ctx.query.invoiceTypeFilter);
+      const invoice = invoiceOr404(ctx.account, pathId(ctx.params, 'id'), ctx.query.invoiceTypeFilter);
       requireApiInvoice(invoice, 'updated');
       const problem = categoryProblem(ctx.account, ctx.body.categoryId);
       if (problem) throw faultOf(problem);
@@ -110,7 +110,7 @@ export const invoicesHandlers = handlers({
 
   deleteInvoice: {
     handle(ctx) {
-      const invoice = invoiceOr404(ctx.account, parsePathId(ctx.params.id), ctx.query.invoiceTypeFilter);
+      const invoice = invoiceOr404(ctx.account, pathId(ctx.params, 'id'), ctx.query.invoiceTypeFilter);
       requireApiInvoice(invoice, 'deleted');
       removeInvoice(ctx.account, invoice);
       return ok({ success: true, message: `Invoice ${invoice.id} deleted`, id: invoice.id });

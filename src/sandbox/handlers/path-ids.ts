@@ -1,9 +1,10 @@
 import { invalidRequest, notFound } from '../fault.js';
 
 /**
- * A path id as the spec types it (`integer <int64>`): anything that is not an integer within the
- * safe range is a malformed request (400), never "not found", so a client that builds paths from
- * the wrong field (an externalId, `undefined`) learns it from the status.
+ * A path id as the spec types it (`integer <int64>`): anything that is not a decimal integer within
+ * the safe range (`12abc`, `1.0`, `1e3`) is a malformed request (400), never "not found", so a client
+ * that builds paths from the wrong field (an externalId, `undefined`) learns it from the status. A
+ * negative id is well-formed and merely unknown (404). The one rule for every sandbox handler.
  */
 export function pathId(params: Readonly<Record<string, string>>, name: string): number {
   const text = params[name] ?? '';

@@ -3,7 +3,8 @@ import { notFound, SandboxFault } from '../fault.js';
 import { paginate } from '../pagination.js';
 import type { AccountRecord, TransactionRecord } from '../state.js';
 import { bankAccountOr404, ledgerOf, requirePartnerManaged } from './bank-account-rules.js';
-import { faultOf, parsePathId } from './finance-common.js';
+import { faultOf } from './finance-common.js';
+import { pathId } from './path-ids.js';
 import {
   applyTransactionUpdate,
   findTransaction,
@@ -73,7 +74,7 @@ export const transactionsHandlers = handlers({
 
   getTransaction: {
     handle(ctx) {
-      const record = transactionOr404(ctx.account, parsePathId(ctx.params.id));
+      const record = transactionOr404(ctx.account, pathId(ctx.params, 'id'));
       return ok({ success: true, message: 'OK', data: record });
     },
   },
@@ -81,7 +82,7 @@ export const transactionsHandlers = handlers({
   updateTransaction: {
     handle(ctx) {
       const { account, body } = ctx;
-      const record = transactionOr404(account, parsePathId(ctx.params.id));
+      const record = transactionOr404(account, pathId(ctx.params, 'id'));
       const bank = bankAccountOr404(account, record.bankAccountId);
       requirePartnerManaged(bank, 'write transactions to');
       const problem = transactionProblem(account, bank, body);

@@ -70,6 +70,15 @@ describe('bank accounts: list, create, get', () => {
       });
     }
     expect((await s.call('GET', '/bank-accounts/-5', { account: DEMO })).status).toBe(404);
+    // Leading zeros name the same id, whatever their count (one rule with accounts and users).
+    const own = await bankId(s, 'main', 1001);
+    for (const zeros of ['0', '0000000000000000'])
+      expect(
+        (await s.call('GET', `/bank-accounts/${zeros}${own}`, { account: DEMO })).body,
+        zeros,
+      ).toMatchObject({
+        data: { id: own },
+      });
     const foreign = await bankId(s, 'main', 1002);
     const res = await s.call('GET', `/bank-accounts/${foreign}`, { account: DEMO });
     expect(res.status).toBe(404);
