@@ -1,14 +1,16 @@
 import type { Redis } from 'ioredis';
 import { accountOfTenant } from '../gate/gate.js';
 import { busySlotsByTenant } from '../gate/slot-census.js';
+import { fleetKeys } from '../queue/keys.js';
 import { readQueueDepth } from '../queue/queue-depth.js';
 import type { FleetQueues } from '../queue/queues.js';
+import { RedisFeedHealthStore } from './alerts/redis-health-store.js';
 import { within } from './deadline.js';
 import type { FleetReadings } from './metrics.js';
 
 /**
- * The gauges' readings from the fleet's Redis: queue depth (BullMQ's counts) and busy tenant slots
- * (the gate's keys). Each gives up after `timeoutMs`, so a scrape never hangs on a lost Redis.
+ * The gauges' readings from the fleet's Redis: queue depth (BullMQ's counts), busy tenant slots
+ * (the gate's keys) and failing feeds (the alerts' shared health state). Each gives up after `timeoutMs`, so a scrape never hangs on a lost Redis.
  */
 export function fleetReadings(
   fleet: { queues: FleetQueues; redis: Redis; prefix: string },
@@ -16,6 +18,12 @@ export function fleetReadings(
 ): FleetReadings {
   return {
     queueDepth: () => within(timeoutMs, 'queue depth', readQueueDepth(fleet.queues)),
+    feedFailing: () =>
+      within(
+        timeoutMs,
+        'feed health',
+        new RedisFeedHealthStore(fleet.redis, fleetKeys(fleet.prefix)).failing(),
+      ),
     tenantSlots: async () => {
       const busy = await within(timeoutMs, 'tenant slots', busySlotsByTenant(fleet.redis, fleet.prefix));
       return new Map([...busy].map(([tenant, n]) => [accountOfTenant(tenant), n]));

@@ -7,7 +7,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  * (tenant = X-Account-Id, bounded by the partner's accounts; never externalIds or file names).
  *
  * Counters are incremented where the event happens (client hooks, chunk handler, run finish);
- * the gauges of queue depth and busy tenant slots are read from Redis when /metrics is scraped.
+ * the gauges of queue depth, busy tenant slots and failing feeds are read from Redis when /metrics
+ * is scraped.
  */
 export interface Metrics {
   readonly registry: Registry;
@@ -27,7 +28,10 @@ export interface Metrics {
   readonly tenantSlotsBusy: Gauge<'tenant'>;
   /** Alerts raised, by kind (state changes only: see src/ops/alerts). */
   readonly alerts: Counter<'kind' | 'feed'>;
-  /** 1 while a feed is failing (its last run raised an alert), 0 once it is healthy again. */
+  /**
+   * 1 while a feed is failing (its last run raised an alert), 0 once it is healthy again; in a
+   * fleet read from Redis on scrape, so every worker reports the fleet's state.
+   */
   readonly feedFailing: Gauge<'feed'>;
 }
 
@@ -36,6 +40,8 @@ export interface FleetReadings {
   queueDepth(): Promise<ReadonlyArray<{ queue: string; state: string; jobs: number }>>;
   /** Busy slots per tenant (X-Account-Id). */
   tenantSlots(): Promise<ReadonlyMap<string, number>>;
+  /** Whether each feed is failing, as the fleet's last finished run of it left it. */
+  feedFailing(): Promise<ReadonlyMap<string, boolean>>;
 }
 
 export interface MetricsOptions {
@@ -135,6 +141,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       help: '1 while a feed is failing (its last run raised an alert), else 0',
       labelNames: ['feed'],
       registers,
+      // In the fleet, the state shared in Redis: whichever worker finished the feed's last run,
+      // every worker reports the same value. Without a fleet (sync), what this process set.
+      ...(fleet && {
+        collect: readInto('feedFailing', (gauge, feeds) => {
+          for (const [feed, failing] of feeds) gauge.set({ feed }, failing ? 1 : 0);
+        }),
+      }),
     }),
   };
 }

@@ -33,6 +33,15 @@ export class RedisFeedHealthStore implements FeedHealthStore {
     return entries.map((entry) => Number.parseInt(entry, 10)).filter(Number.isFinite);
   }
 
+  /** Every feed with a recorded state, and whether it is failing (the metrics' scrape). */
+  async failing(): Promise<Map<string, boolean>> {
+    const failing = new Map<string, boolean>();
+    for (const [field, kinds] of Object.entries(await this.redis.hgetall(this.keys.feedHealth())))
+      if (field.startsWith('failing:'))
+        failing.set(field.slice('failing:'.length), parseKinds(kinds).length > 0);
+    return failing;
+  }
+
   async update(feed: string, update: HealthUpdate): Promise<PreviousHealth> {
     const [failing, dropped] = (await this.redis.eval(
       UPDATE,

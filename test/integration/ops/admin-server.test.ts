@@ -126,14 +126,16 @@ describe('/metrics', () => {
         fleet: fleetReadings({ queues: admin.queues, redis: dead, prefix: admin.prefix }, 300),
         onScrapeError: (_error, reading) => failed.push(reading),
       });
-      // The queue depth is read through the admin connection (alive); only the slots read from `dead`.
+      // The queue depth is read through the admin connection (alive); the slots and the feeds'
+      // health are read from `dead`.
       const server = await admin.start({}, { metrics });
       const res = await get(server, '/metrics');
       expect(res.status).toBe(200);
       const names = new Set(parseExposition(res.text).map((s) => s.name));
       expect(names.has('erp_bridge_queue_jobs')).toBe(true);
       expect(names.has('erp_bridge_tenant_slots_busy')).toBe(false);
-      expect(failed).toEqual(['tenantSlots']);
+      expect(names.has('erp_bridge_feed_failing')).toBe(false);
+      expect(failed.sort()).toEqual(['feedFailing', 'tenantSlots']);
     } finally {
       dead.disconnect();
     }

@@ -2,9 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RedisGate } from '../../../src/gate/redis-gate.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { startAdminServer } from '../../../src/ops/admin-server.js';
+import { RedisFeedHealthStore } from '../../../src/ops/alerts/redis-health-store.js';
 import { fleetReadings } from '../../../src/ops/fleet-readings.js';
 import { createMetrics } from '../../../src/ops/metrics.js';
 import { dashboardQueues } from '../../../src/queue/dashboard.js';
+import { fleetKeys } from '../../../src/queue/keys.js';
 import type { RecordOutcome } from '../../../src/sync/outcome.js';
 import { get } from '../../support/admin-server.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
@@ -127,5 +129,31 @@ describe('records of a replayed job', () => {
     }
     expect(heard).toEqual([1, 2]);
     expect((await fleet.outcomes('run-replay')).map((o) => o.line)).toEqual([2, 3]);
+  });
+
+  it('reports the fleet-wide state of each feed, whichever worker finished its last run', async () => {
+    const fleet = world.start();
+    const readings = fleetReadings({
+      queues: fleet.queues,
+      redis: fleet.connection,
+      prefix: fleet.config.prefix,
+    });
+    // Two workers' metrics; worker A finished the failing run and set its own gauge.
+    const [a, b] = [
+      createMetrics({ processMetrics: false, fleet: readings }),
+      createMetrics({ processMetrics: false, fleet: readings }),
+    ];
+    const failing = async (metrics: typeof a) =>
+      Object.fromEntries((await metrics.feedFailing.get()).values.map((v) => [v.labels.feed, v.value]));
+    const health = new RedisFeedHealthStore(fleet.connection, fleetKeys(fleet.config.prefix));
+    await health.update('feed-x', { runId: 'run-1', failing: ['chunk-failed'] });
+    await health.update('feed-y', { runId: 'run-2', failing: [] });
+    a.feedFailing.set({ feed: 'feed-x' }, 1);
+    expect(await failing(a)).toEqual({ 'feed-x': 1, 'feed-y': 0 });
+    expect(await failing(b)).toEqual({ 'feed-x': 1, 'feed-y': 0 });
+    // Worker B's retry run resolves feed-x: A, which never saw that run, reports it healthy too.
+    await health.update('feed-x', { runId: 'run-3', failing: [] });
+    expect(await failing(a)).toEqual({ 'feed-x': 0, 'feed-y': 0 });
+    expect(await failing(b)).toEqual({ 'feed-x': 0, 'feed-y': 0 });
   });
 });
