@@ -8,14 +8,15 @@ export const partnerScope = (clientId: string) => `partner:${clientId}`;
 /**
  * The client hooks that make a 429 pause fleet-wide: the 429's Retry-After pauses the scope in
  * the gate (in memory for `sync`, in Redis for the fleet), and no request of the scope starts
- * until the pause has passed. Calls that fail after every retry are logged as alerts.
+ * until the pause has passed. (Calls that fail after every retry are logged as alerts by the
+ * client itself, send-loop.ts; a second line here made every such failure two alerts.)
  */
 export function gateHooks(
   gate: TenantGate,
   scope: string,
   clock: Clock,
   logger: Logger,
-): Required<Pick<ClientHooks, 'beforeRequest' | 'onRateLimited' | 'onAlert'>> {
+): Required<Pick<ClientHooks, 'beforeRequest' | 'onRateLimited'>> {
   return {
     beforeRequest: (start) => gate.waitUntilOpen(scope, start.signal),
     onRateLimited: (info) => {
@@ -27,6 +28,5 @@ export function gateHooks(
         .pause(scope, clock.now() + info.retryAfterMs)
         .catch((error: unknown) => logger.error({ err: error }, 'could not store the rate-limit pause'));
     },
-    onAlert: (alert) => logger.error({ alert: true, ...alert }, 'request failed after every retry'),
   };
 }
