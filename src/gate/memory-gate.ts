@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../client/clock.js';
+import { abortReason, type Clock, systemClock } from '../client/clock.js';
 import type { Lease, TenantGate } from './gate.js';
 
 interface Waiter {
@@ -21,6 +21,8 @@ export class MemoryGate implements TenantGate {
   }
 
   acquire(tenant: string, limit: number, signal?: AbortSignal): Promise<Lease> {
+    // Like RedisGate: an already-aborted caller gets no slot, even a free one.
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     if ((this.inFlight.get(tenant) ?? 0) < limit && !(this.waiters.get(tenant)?.length ?? 0)) {
       return Promise.resolve(this.take(tenant));
     }

@@ -78,6 +78,14 @@ export function gateContract(makeGate: () => ContractGate | Promise<ContractGate
     expect(await gate.tryAcquire('t', 1)).toBeDefined();
   });
 
+  it('grants no slot to a caller already aborted, even a free one', async () => {
+    const gate = await makeGate();
+    const abort = new AbortController();
+    abort.abort(new Error('gone'));
+    await expect(gate.acquire('t', 2, abort.signal)).rejects.toThrow('gone');
+    expect(await gate.busy('t')).toBe(0);
+  });
+
   it('holds a paused scope closed until the pause ends; pauses only extend', async () => {
     const gate = await makeGate();
     const until = Date.now() + 300;
