@@ -139,10 +139,19 @@ export class RedisRunStore {
     const index = feed ? this.keys.runsOfFeed(feed) : this.keys.runs();
     await this.redis.zremrangebyscore(index, '-inf', Date.now() - this.retentionMs);
     const ids = await this.redis.zrevrange(index, 0, limit - 1);
+    // One round trip for all of them: `runs` lists up to hundreds.
+    const pipeline = this.redis.pipeline();
+    for (const runId of ids) pipeline.hmget(this.keys.run(runId), 'meta', 'summary');
+    const replies = (await pipeline.exec()) ?? [];
     const listings: RunListing[] = [];
-    for (const runId of ids) {
-      const [meta, summary] = await Promise.all([this.meta(runId), this.summary(runId)]);
-      if (meta) listings.push({ meta, ...(summary ? { summary } : {}) });
+    for (const [error, fields] of replies) {
+      if (error) throw error;
+      const [meta, summary] = fields as [string | null, string | null];
+      if (meta)
+        listings.push({
+          meta: JSON.parse(meta) as RunMeta,
+          ...(summary ? { summary: JSON.parse(summary) as RunSummary } : {}),
+        });
     }
     return listings;
   }

@@ -1,0 +1,44 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { fleetKeys } from '../../../src/queue/keys.js';
+import { RedisRunStore, type RunMeta } from '../../../src/queue/run-store.js';
+import type { RunSummary } from '../../../src/sync/report/summary.js';
+import { testRedis } from '../../support/redis.js';
+
+const redis = testRedis();
+afterAll(() => redis.cleanup());
+
+const meta = (runId: string, feed: string, startedAt: string): RunMeta => ({
+  runId,
+  feed,
+  kind: 'transactions',
+  accountId: 1001,
+  file: `/exports/${feed}.csv`,
+  sha256: 'ab'.repeat(32),
+  dryRun: false,
+  startedAt,
+});
+
+describe('RedisRunStore.list', () => {
+  it('lists the latest runs newest first, with their summaries, per feed, skipping expired runs', async () => {
+    const client = redis.connect();
+    const keys = fleetKeys(redis.newPrefix());
+    const store = new RedisRunStore(client, keys, 86_400_000);
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+    await store.create(meta('r1', 'bank', at(30)));
+    await store.create(meta('r2', 'invoices', at(20)));
+    await store.create(meta('r3', 'bank', at(10)));
+    await store.create(meta('gone', 'bank', at(5)));
+    const summary = { runId: 'r1', feed: 'bank', state: 'completed' } as RunSummary;
+    await store.finish(summary);
+    // A run whose hash expired before its index entry: listed no more.
+    await client.del(keys.run('gone'));
+
+    const all = await store.list(10);
+    expect(all.map((l) => l.meta.runId)).toEqual(['r3', 'r2', 'r1']);
+    expect(all.find((l) => l.meta.runId === 'r1')?.summary).toEqual(summary);
+    expect(all.find((l) => l.meta.runId === 'r3')).not.toHaveProperty('summary');
+    expect((await store.list(10, 'bank')).map((l) => l.meta.runId)).toEqual(['r3', 'r1']);
+    expect((await store.list(1, 'invoices')).map((l) => l.meta.runId)).toEqual(['r2']);
+  });
+});
