@@ -74,6 +74,23 @@ describe('chunk records wait beside their jobs', () => {
     expect(await store.get('cr-data-1')).toEqual(chunk.records);
   });
 
+  it('stores the file path of a chunk once, not in each record', async () => {
+    const fleet = world.start();
+    const keys = fleetKeys(fleet.config.prefix);
+    const store = new ChunkRecordStore(fleet.connection, keys, 60_000);
+    const one = oneRecordChunk('cr-file').records[0];
+    if (!one) throw new Error('no record');
+    const records = [2, 3, 4].map((line) => ({ ...one, line, externalId: `cr-${line}` }));
+    await store.put('cr-file-1', records);
+    const raw = String(await fleet.connection.get(keys.chunkRecords('cr-file-1')));
+    expect(raw.split(one.file).length - 1).toBe(1);
+    expect(await store.get('cr-file-1')).toEqual(records);
+    // Records of several files (never made by an import today) are kept as they are.
+    const mixed = [records[0], { ...one, file: '/exports/other.csv' }] as typeof records;
+    await store.put('cr-file-2', mixed);
+    expect(await store.get('cr-file-2')).toEqual(mixed);
+  });
+
   it('a replay after the outcomes were stored completes without a request', async () => {
     const fleet = world.start();
     const store = new ChunkRecordStore(fleet.connection, fleetKeys(fleet.config.prefix), 60_000);
