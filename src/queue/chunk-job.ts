@@ -75,8 +75,8 @@ export function chunkProcessor(deps: ChunkJobDeps) {
   async function wakeOneWaiter(tenant: string): Promise<void> {
     const [id] = await deps.redis.zpopmin(waiters(tenant));
     if (!id) return;
-    const waiting = await deps.chunks.getJob(id);
-    if (waiting && (await waiting.isDelayed())) await waiting.promote().catch(() => undefined);
+    // promote() refuses a job that is not delayed (it is already on its way back, or gone).
+    await (await deps.chunks.getJob(id))?.promote().catch(() => undefined);
   }
 
   /**
