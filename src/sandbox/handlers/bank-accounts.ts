@@ -1,7 +1,7 @@
 import { LIMITS } from '../../contract/index.js';
 import { handlers, ok } from '../context.js';
-import { conflict, invalidRequest, notFound, SandboxFault } from '../fault.js';
-import { type AccountRecord, type BankAccountRecord, publicView } from '../state.js';
+import { conflict, invalidRequest, SandboxFault } from '../fault.js';
+import { type BankAccountRecord, publicView } from '../state.js';
 import { balancePage } from './balances.js';
 import {
   assertRoomForOneMore,
@@ -10,22 +10,12 @@ import {
   ledgerOf,
   requirePartnerManaged,
 } from './bank-account-rules.js';
+import { companyIdOr404 } from './company-ref.js';
 import { pathId } from './path-ids.js';
 
 const DAY_MS = 86_400_000;
 
 /** companyId must be a company of the tenant; absent means the account's first (default) company. */
-function companyIdOr404(account: AccountRecord, companyId: number | undefined): number {
-  const id = companyId ?? account.companies.keys().next().value;
-  if (id === undefined || !account.companies.has(id)) {
-    throw notFound(
-      'COMPANY_NOT_FOUND',
-      `Company ${companyId ?? '(default)'} does not exist in account ${account.id}; list /companies for valid ids`,
-    );
-  }
-  return id;
-}
-
 /**
  * balanceReference is the start-of-day balance on balanceDate: one without the other has no meaning,
  * so the sandbox refuses the half pair instead of guessing a date.

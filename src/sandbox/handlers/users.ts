@@ -2,6 +2,7 @@ import { handlers, ok } from '../context.js';
 import { SandboxFault } from '../fault.js';
 import { paginate } from '../pagination.js';
 import { type AccountRecord, publicView, type UserRecord } from '../state.js';
+import { companyIdOr404 } from './company-ref.js';
 import { findUserByEmail, findUserByExternalId, putUser, removeUser } from './directory-index.js';
 import { recordAt } from './path-ids.js';
 
@@ -35,14 +36,7 @@ export const usersHandlers = handlers({
   createUser: {
     handle(ctx) {
       const { account, body, state } = ctx;
-      if (!account.companies.has(body.companyId)) {
-        throw new SandboxFault(
-          404,
-          'COMPANY_NOT_FOUND',
-          `Company ${body.companyId} is not a company of this account; take companyId from GET /companies`,
-          [{ field: 'companyId', message: 'no such company in the account' }],
-        );
-      }
+      companyIdOr404(account, body.companyId);
       // Conflicts come before the limit: a client re-sending a user it already created learns that first.
       if (findUserByExternalId(account, body.externalId)) {
         throw new SandboxFault(

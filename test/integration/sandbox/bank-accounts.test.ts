@@ -47,7 +47,8 @@ describe('bank accounts: list, create, get', () => {
       body: bankAccountBody({ companyId: 424242 }),
     });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ error: 'COMPANY_NOT_FOUND' });
+    // Same answer as create user: the field named, so a client knows which id to fix.
+    expect(res.body).toMatchObject({ error: 'COMPANY_NOT_FOUND', causes: [{ field: 'companyId' }] });
   });
 
   it('refuses balanceReference without balanceDate, and a missing accountCurrency', async () => {
