@@ -18,7 +18,7 @@
  *   BENCH_WORKER_MAIN=/tmp/old/dist/src/cli/main.js ...   # the workers of another build
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,6 +37,7 @@ import { openRecords } from '../../src/sources/open-records.js';
 import { importFile } from '../../src/sync/pipeline.js';
 import { capCpu, cpuCapAvailable } from './cpu-cap.js';
 import { writeGermanExport } from './german-export.js';
+import { processCpuMs, redisCpuMs } from './process-cpu.js';
 import { median, repoRoot, startSandboxProcess } from './sandbox-process.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -124,27 +125,6 @@ interface Fleet {
   /** CPU (ms, user + system) the worker processes have used so far. */
   cpuMs(): Promise<number>;
   stop(): Promise<void>;
-}
-
-/** CPU (ms) of a process from /proc (Linux; clock ticks of 10 ms); NaN where there is no /proc. */
-async function processCpuMs(pid: number | undefined): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Redis server CPU (ms) so far, from INFO cpu. */
-async function redisCpuMs(): Promise<number> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  const info = await redis.info('cpu');
-  await redis.quit();
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1]);
-  return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
 }
 
 async function startWorkers(
@@ -292,14 +272,14 @@ async function scenarioA(): Promise<{ rate: number; cpu: CpuShare }> {
     const cpu0 = {
       workers: await fleet.cpuMs(),
       sandbox: await sandbox.cpuMicros(),
-      redis: await redisCpuMs(),
+      redis: await redisCpuMs(REDIS_URL),
     };
     const { started, finished, records } = await runFeeds(prefix, [{ file: feed }]);
     const count = records.get(feed) ?? 0;
     const per1000 = (used: number) => (used / count) * 1000;
     const workers = per1000((await fleet.cpuMs()) - cpu0.workers);
     const sandboxCpu = per1000(((await sandbox.cpuMicros()) - cpu0.sandbox) / 1000);
-    const redisCpu = per1000((await redisCpuMs()) - cpu0.redis);
+    const redisCpu = per1000((await redisCpuMs(REDIS_URL)) - cpu0.redis);
     cpus.push({ workers, sandbox: sandboxCpu, redis: redisCpu, total: workers + sandboxCpu + redisCpu });
     await fleet.stop();
     const ms = (finished.get(feed) ?? 0) - (started.get(feed) ?? 0);
