@@ -107,7 +107,7 @@ export function chunkProcessor(deps: ChunkJobDeps) {
     const logger = deps.logger.child(bindings);
     let lease = await deps.gate.tryAcquire(tenant, limit);
     if (!lease) {
-      await deps.redis.zadd(waiters(tenant), Date.now(), String(job.id));
+      await deps.redis.zadd(waiters(tenant), Date.now(), jobId);
       // A slot freed between the first try and the registration would wake nobody: try once more.
       lease = await deps.gate.tryAcquire(tenant, limit);
     }

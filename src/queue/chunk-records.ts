@@ -2,6 +2,15 @@ import type { Redis } from 'ioredis';
 import type { MappedRecord } from '../sources/record.js';
 import type { FleetKeys } from './keys.js';
 
+/** A chunk's records as stored: the file path they share once, each record without it. */
+interface StoredRecords {
+  file: string;
+  records: unknown[];
+}
+
+const isStoredRecords = (value: unknown): value is StoredRecords =>
+  typeof value === 'object' && value !== null && Array.isArray((value as StoredRecords).records);
+
 /**
  * The records of queued chunk jobs, kept beside the jobs instead of inside them. A chunk job that
  * finds no free tenant slot goes back to the delayed set and is fetched again later; with its
@@ -10,21 +19,10 @@ import type { FleetKeys } from './keys.js';
  * few hundred bytes: its worker reads the records once it holds a tenant slot, and deletes them
  * once their outcomes are stored. They expire with the run's retention should the job be lost.
  *
- * Stored as `{ file, records }` with the file path once instead of in every record: all records of a
- * chunk come from one export file, whose absolute path was about a tenth of the bytes.
+ * The file path is stored once rather than in every record (all records of a chunk come from one
+ * export file; the absolute path was about a tenth of the bytes). A record of another file keeps
+ * its own path, which wins when the records are read back.
  */
-/** A chunk's records with their shared file path hoisted. */
-interface StoredRecords {
-  file: string | undefined;
-  records: unknown[];
-}
-
-const isStoredRecords = (value: unknown): value is StoredRecords =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Array.isArray((value as StoredRecords).records);
-
 export class ChunkRecordStore {
   constructor(
     private readonly redis: Redis,
@@ -33,10 +31,11 @@ export class ChunkRecordStore {
   ) {}
 
   async put(jobId: string, records: readonly MappedRecord[]): Promise<void> {
-    const file = records[0]?.file;
-    const stored: StoredRecords | readonly MappedRecord[] = records.every((r) => r.file === file)
-      ? { file, records: records.map(({ file: _, ...rest }) => rest) }
-      : records;
+    const file = records[0]?.file ?? '';
+    const stored: StoredRecords = {
+      file,
+      records: records.map(({ file: own, ...rest }) => (own === file ? rest : { file: own, ...rest })),
+    };
     await this.redis.set(this.keys.chunkRecords(jobId), JSON.stringify(stored), 'PX', this.retentionMs);
   }
 
@@ -45,6 +44,7 @@ export class ChunkRecordStore {
     const text = await this.redis.get(this.keys.chunkRecords(jobId));
     if (text === null) return undefined;
     const stored = JSON.parse(text) as unknown;
+    // Anything else is left to the payload schema to refuse, naming what is wrong.
     if (!isStoredRecords(stored)) return stored;
     return stored.records.map((record) => ({ file: stored.file, ...(record as object) }));
   }

@@ -7,5 +7,5 @@ import type { FleetQueues } from './queues.js';
  * the dashboard needs credentials whenever it is reachable beyond loopback.
  */
 export function dashboardQueues(queues: FleetQueues): BullMQAdapter[] {
-  return [queues.ticks, queues.imports, queues.chunks].map((queue) => new BullMQAdapter(queue));
+  return queues.all.map((queue) => new BullMQAdapter(queue));
 }

@@ -22,7 +22,7 @@ export interface QueueDepth {
 /** Jobs per queue and state, for every queue of the fleet. */
 export async function readQueueDepth(queues: FleetQueues): Promise<QueueDepth[]> {
   const perQueue = await Promise.all(
-    [queues.ticks, queues.imports, queues.chunks].map(async (queue) => {
+    queues.all.map(async (queue) => {
       const counts = await queue.getJobCounts(...DEPTH_STATES);
       return DEPTH_STATES.map((state) => ({ queue: queue.name, state, jobs: counts[state] ?? 0 }));
     }),

@@ -52,13 +52,15 @@ export function openQueues(
       stackTraceLimit: 3,
     },
   });
-  if (onError)
-    for (const queue of [ticks, imports, chunks]) queue.on('error', (error) => onError(error, queue.name));
+  /** Every queue of the fleet, for whatever treats them alike (errors, close, dashboard, depth). */
+  const all = [ticks, imports, chunks] as const;
+  if (onError) for (const queue of all) queue.on('error', (error) => onError(error, queue.name));
   return {
     ticks,
     imports,
     chunks,
-    close: () => Promise.all([ticks.close(), imports.close(), chunks.close()]).then(() => undefined),
+    all,
+    close: () => Promise.all(all.map((queue) => queue.close())).then(() => undefined),
   };
 }
 export type FleetQueues = ReturnType<typeof openQueues>;

@@ -4,11 +4,6 @@ import { transactionsExport } from '../../support/generated-exports.js';
 
 const world = fleetTestWorld({ latency: { ms: 5, jitterMs: 0 } });
 
-const stored = (accountId: number) =>
-  [...(world.sandbox().runtime.state.accounts.get(accountId)?.transactions.values() ?? [])].flatMap((m) => [
-    ...m.values(),
-  ]);
-
 describe('the fleet: enqueue, import flow, chunk jobs', () => {
   it('imports a file as a flow of chunk jobs and accounts for every line exactly once', async () => {
     const fleet = world.start();
@@ -23,7 +18,7 @@ describe('the fleet: enqueue, import flow, chunk jobs', () => {
     const outcomes = await fleet.outcomes(String(enqueued?.runId));
     expect(outcomes.map((o) => o.line)).toEqual(exp.lines);
     expect(outcomes.filter((o) => o.outcome === 'rejected').map((o) => o.line)).toEqual(exp.invalidLines);
-    const ids = stored(1001).map((t) => t.externalId);
+    const ids = world.transactions(1001).map((t) => t.externalId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.filter((id) => id?.startsWith('fleet-a-')).sort()).toEqual([...exp.externalIds].sort());
   });
@@ -81,7 +76,7 @@ describe('the fleet: enqueue, import flow, chunk jobs', () => {
     expect(reimport?.runId).not.toBe(first?.runId);
     const summary = await fleet.finished(String(reimport?.runId));
     expect(summary.counts).toMatchObject({ created: 0, skipped: 1_200 });
-    expect(stored(1001).filter((t) => t.externalId?.startsWith('fleet-b-'))).toHaveLength(1_200);
+    expect(world.transactions(1001).filter((t) => t.externalId?.startsWith('fleet-b-'))).toHaveLength(1_200);
   });
 
   it('never has more chunks of one tenant in flight than its limit, across two workers', async () => {
@@ -136,7 +131,8 @@ describe('shutdown past the grace period', () => {
     expect(summary.counts.created + summary.counts.skipped).toBe(20_000);
     const outcomes = await fleet.outcomes(String(run?.runId));
     expect(outcomes.map((o) => o.line)).toEqual(exp.lines);
-    const ids = stored(1001)
+    const ids = world
+      .transactions(1001)
       .map((t) => t.externalId)
       .filter((id) => id?.startsWith('fleet-release-import-'));
     expect(new Set(ids).size).toBe(20_000);
