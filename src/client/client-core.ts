@@ -95,6 +95,7 @@ export class PartnerClientCore {
       maxWaitsPerCall: settings.rateLimitMaxWaits ?? RATE_LIMIT_DEFAULTS.maxWaitsPerCall,
       maxTotalWaitMsPerCall: settings.rateLimitMaxTotalWaitMs ?? RATE_LIMIT_DEFAULTS.maxTotalWaitMsPerCall,
     };
+    const retry = deps.retryPolicy ?? RETRY_POLICY;
     const tokens = new TokenProvider({
       tokenUrl: new URL(`${settings.authUrl.replace(/\/+$/, '')}/oauth2/token`),
       clientId: settings.clientId,
@@ -104,7 +105,7 @@ export class PartnerClientCore {
       clock,
       logger: this.logger,
       rateLimit,
-      retry: deps.retryPolicy ?? RETRY_POLICY,
+      retry,
     });
     this.#deps = {
       dispatcher: this.#agent,
@@ -112,7 +113,7 @@ export class PartnerClientCore {
       clock,
       logger: this.logger,
       hooks: deps.hooks ?? {},
-      retry: deps.retryPolicy ?? RETRY_POLICY,
+      retry,
       rateLimit,
     };
   }

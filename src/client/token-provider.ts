@@ -7,7 +7,6 @@ import { issuesText } from './response.js';
 import {
   isRetryableStatus,
   type RateLimitPolicy,
-  RETRY_POLICY,
   type RetryPolicy,
   retryAfterMs as retryAfterFromHeader,
   retryDelayMs,
@@ -27,7 +26,7 @@ export interface TokenProviderOptions {
   /** Default and cap for a Retry-After on a 429 from the token endpoint (reported, not waited). */
   rateLimit: Pick<RateLimitPolicy, 'defaultMs' | 'maxMs'>;
   /** The client's retry policy (delays and retryable statuses), the same as for API calls. */
-  retry?: RetryPolicy;
+  retry: RetryPolicy;
 }
 
 interface CachedToken {
@@ -90,7 +89,7 @@ export class TokenProvider {
       try {
         return await this.#fetchOnce(retry + 1);
       } catch (error) {
-        const policy = this.#options.retry ?? RETRY_POLICY;
+        const policy = this.#options.retry;
         const transient = error instanceof ApiError && error.kind === 'auth' && isTransient(error, policy);
         const delay = transient ? retryDelayMs(retry + 1, policy) : undefined;
         if (delay === undefined) {

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
@@ -64,7 +65,7 @@ export function reportFiles(reportDir: string, runId: string): ReportFiles {
 }
 
 /** Writes `text`, waiting for 'drain' when the stream's buffer is full (memory stays flat). */
-export async function write(stream: WriteStream, text: string): Promise<void> {
+export async function write(stream: Writable, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 

@@ -1,6 +1,5 @@
 import type { Feed } from '../config/feed.js';
 import type { ChunkContext } from './ports.js';
-import { stopFor } from './stop.js';
 import { findBankAccount, resolveBankAccount } from './strategies/bank-account-target.js';
 import type { ChunkSettings } from './strategies/index.js';
 
@@ -17,10 +16,9 @@ export async function prepareSettings(
   };
   if (feed.kind !== 'transactions' || !feed.bankAccount) return settings;
   if (dryRun) {
-    // The same checks as the real run (ambiguous or non-PARTNER target stop it), minus the create.
-    const existing = await findBankAccount(feed.bankAccount, ctx).catch((error: unknown) => {
-      throw stopFor(error) ?? error;
-    });
+    // The same checks as the real run (ambiguous or non-PARTNER target stop it: importFile turns
+    // the error into the run's stop), minus the create.
+    const existing = await findBankAccount(feed.bankAccount, ctx);
     return existing === undefined ? settings : { ...settings, bankAccountId: existing };
   }
   return { ...settings, bankAccountId: await resolveBankAccount(feed.bankAccount, ctx) };

@@ -1,4 +1,4 @@
-import type { Outcome } from '../../src/sync/outcome.js';
+import { OUTCOMES, type Outcome } from '../../src/sync/outcome.js';
 import { buildSummary, type RunSummary, RunTally } from '../../src/sync/report/summary.js';
 
 export interface SummaryOptions extends Partial<Record<Outcome, number>> {
@@ -20,7 +20,7 @@ let runs = 0;
 export function summaryOf(options: SummaryOptions = {}): RunSummary {
   const tally = new RunTally();
   let line = 1;
-  for (const outcome of ['created', 'updated', 'skipped', 'rejected', 'failed'] as const)
+  for (const outcome of OUTCOMES)
     for (let i = 0; i < (options[outcome] ?? 0); i++)
       tally.add({
         file: 'export.csv',

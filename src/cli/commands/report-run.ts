@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { csvLine } from '../../reporting/csv.js';
-import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine } from '../../reporting/file-sink.js';
+import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine, write } from '../../reporting/file-sink.js';
 import type { Outcome } from '../../sync/outcome.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { withFleet } from '../fleet.js';
@@ -11,10 +11,6 @@ export interface ReportFlags {
   format: 'csv' | 'json' | 'ndjson';
   output?: string;
   outcome?: ReadonlySet<Outcome>;
-}
-
-function write(out: Writable, text: string): Promise<void> {
-  return new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', () => resolve())));
 }
 
 export async function report(runId: string, flags: ReportFlags): Promise<ExitCode> {

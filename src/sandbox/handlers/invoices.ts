@@ -27,6 +27,9 @@ import {
 } from './invoice-records.js';
 import { pathId } from './path-ids.js';
 
+/** Compiled once: every bulk item is checked against it. */
+const InvoiceItem = compiled(InvoiceCreate);
+
 /** Envelope only; the list is size-checked by checkBulkSize (BULK_LIMIT_EXCEEDED) and validated per item. */
 const BulkEnvelope = z.strictObject({ invoices: z.unknown() });
 
@@ -68,7 +71,7 @@ export const invoicesHandlers = handlers({
       const errors: BulkItemError[] = [];
       for (let index = 0; index < items.length; index++) {
         const item = items[index];
-        const parsed = compiled(InvoiceCreate).safeParse(item);
+        const parsed = InvoiceItem.safeParse(item);
         const problem = parsed.success ? categoryProblem(ctx.account, parsed.data.categoryId) : undefined;
         if (!parsed.success || problem) {
           const causes = parsed.success

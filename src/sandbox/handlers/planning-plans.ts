@@ -15,6 +15,9 @@ import {
   removePlan,
 } from './planning-index.js';
 
+/** Compiled once: every bulk item is checked against it. */
+const PlanItem = compiled(PlanRequest);
+
 /** Separator of the segments of a categoryName path ("Operating expenses > Rent"); blanks around it are ignored. */
 export const CATEGORY_PATH_SEPARATOR = '>';
 
@@ -144,7 +147,7 @@ function validItems(raw: unknown): PlanRequest[] {
   const plans: PlanRequest[] = [];
   const causes: Cause[] = [];
   items.forEach((item, index) => {
-    const result = compiled(PlanRequest).safeParse(item);
+    const result = PlanItem.safeParse(item);
     if (result.success) plans.push(result.data);
     else for (const cause of causesOf(result.error)) causes.push({ index, ...cause });
   });
