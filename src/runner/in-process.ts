@@ -12,7 +12,6 @@ import { FileReportSink, type ReportFiles, write } from '../reporting/file-sink.
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
-import type { RecordOutcome } from '../sync/outcome.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
@@ -51,18 +50,9 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const runId = newRunId(feed.name, startedAt);
   const bindings = { runId, feed: feed.name, tenant: feed.accountId };
   const logger = deps.logger.child(bindings);
-  const fileSink = await FileReportSink.create(deps.reportDir, runId);
+  const sink = await FileReportSink.create(deps.reportDir, runId);
   const { meter } = deps;
-  const sink = meter
-    ? {
-        record: async (outcomes: readonly RecordOutcome[]) => {
-          await fileSink.record(outcomes);
-          meter.recorded(feed.kind, feed.accountId, outcomes);
-        },
-        finish: (summary: RunSummary) => fileSink.finish(summary),
-      }
-    : fileSink;
-  const wouldSendFile = dryRun ? createWriteStream(`${fileSink.files.dir}/would-send.ndjson`) : undefined;
+  const wouldSendFile = dryRun ? createWriteStream(`${sink.files.dir}/would-send.ndjson`) : undefined;
   const run = new MemoryRun(
     runId,
     sink,
@@ -75,6 +65,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       await write(wouldSendFile, lines.join(''));
     },
     deps.onProgress,
+    meter && ((outcomes) => meter.recorded(feed.kind, feed.accountId, outcomes)),
   );
 
   const chunkCtx = (chunk: Chunk): ChunkContext => ({
@@ -152,5 +143,5 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     .catch((error: unknown) =>
       logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
     );
-  return { summary, files: fileSink.files };
+  return { summary, files: sink.files };
 }

@@ -19,11 +19,14 @@ export class MemoryRun implements RunHandle {
     sink: ReportSink,
     private readonly onWouldSend: (records: readonly MappedRecord[]) => Promise<void>,
     private readonly onProgress: ProgressListener = () => {},
+    /** Hears each batch once it is in the report (metrics), as the fleet's run store does. */
+    private readonly onStored?: (outcomes: readonly RecordOutcome[]) => void,
   ) {
     this.report = {
       record: async (outcomes: readonly RecordOutcome[]) => {
         for (const outcome of outcomes) this.tally.add(outcome);
         await sink.record(outcomes);
+        this.onStored?.(outcomes);
         this.onProgress({ records: outcomes.length });
       },
       finish: (summary: RunSummary) => sink.finish(summary),
