@@ -59,7 +59,7 @@ export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServ
   app.get('/metrics', async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
-  await app.register(async (scope) => dashboard(scope, deps));
+  await app.register(async (scope) => dashboard(scope, deps, logger));
 
   try {
     await app.listen({ host: config.host, port: config.port });
@@ -85,17 +85,13 @@ export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServ
 }
 
 /** bull-board under /queues, behind the credentials (this plugin scope's hook guards only it). */
-async function dashboard(scope: FastifyInstance, deps: AdminServerDeps): Promise<void> {
+async function dashboard(scope: FastifyInstance, deps: AdminServerDeps, logger: Logger): Promise<void> {
   const { credentials } = deps.config;
   scope.addHook('onRequest', async (request, reply) => {
     const given = request.headers.authorization;
     if (authorized(given, credentials)) return;
     // A browser's first request comes without credentials (the 401 makes it ask): not worth a line.
-    if (given)
-      deps.logger.warn(
-        { component: 'admin', path: request.url.split('?')[0] },
-        'dashboard: wrong credentials',
-      );
+    if (given) logger.warn({ path: request.url.split('?')[0] }, 'dashboard: wrong credentials');
     return reply
       .code(401)
       .header('www-authenticate', AUTH_REALM)

@@ -65,7 +65,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     fill: (gauge: Gauge<L>, reading: Awaited<ReturnType<FleetReadings[K]>>) => void,
   ) =>
     async function collect(this: Gauge<L>): Promise<void> {
-      if (!fleet) return;
+      if (!fleet) return; // nothing to read: the gauge keeps what this process set, if anything
       let reading: Awaited<ReturnType<FleetReadings[K]>>;
       try {
         reading = (await fleet[name]()) as Awaited<ReturnType<FleetReadings[K]>>;
@@ -143,10 +143,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       registers,
       // In the fleet, the state shared in Redis: whichever worker finished the feed's last run,
       // every worker reports the same value. Without a fleet (sync), what this process set.
-      ...(fleet && {
-        collect: readInto('feedFailing', (gauge, feeds) => {
-          for (const [feed, failing] of feeds) gauge.set({ feed }, failing ? 1 : 0);
-        }),
+      collect: readInto('feedFailing', (gauge, feeds) => {
+        for (const [feed, failing] of feeds) gauge.set({ feed }, failing ? 1 : 0);
       }),
     }),
   };

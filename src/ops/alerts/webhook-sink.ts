@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
+import { systemClock } from '../../client/clock.js';
+import { within } from '../deadline.js';
 import type { WebhookConfig } from './alert-config.js';
 import type { AlertNotice } from './notice.js';
 
@@ -59,12 +61,10 @@ export class WebhookSink {
    */
   async close(waitMs = this.config.timeoutMs): Promise<void> {
     this.#closed = true;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), waitMs);
-    });
-    const late = await Promise.race([(this.#draining ?? Promise.resolve()).then(() => false), timedOut]);
-    clearTimeout(timer);
+    const late = await within(waitMs, 'webhook', this.#draining ?? Promise.resolve()).then(
+      () => false,
+      () => true,
+    );
     if (late) {
       // The queued notices and the one being delivered.
       const abandoned = this.#queue.length + 1;
@@ -135,18 +135,9 @@ export class WebhookSink {
 
   /** Waits `ms`; false when the sink was stopped meanwhile. */
   #sleep(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const signal = this.#stop.signal;
-      if (signal.aborted) return resolve(false);
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(true);
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    return systemClock.sleep(ms, this.#stop.signal).then(
+      () => true,
+      () => false,
+    );
   }
 }
