@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach } from 'vitest';
 import { createLogger } from '../../src/logging/logger.js';
@@ -9,16 +8,6 @@ import { dashboardQueues } from '../../src/queue/dashboard.js';
 import { type FleetQueues, openQueues } from '../../src/queue/queues.js';
 import { connectRedis } from '../../src/queue/redis.js';
 import type { TestRedis } from './redis.js';
-
-/** A loopback port nothing listens on (bound once, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
 
 /**
  * A fleet connection to a Redis that is not there (a closed port): like the fleet's own, its

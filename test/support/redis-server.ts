@@ -40,7 +40,8 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on once it returns (bound, then released). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

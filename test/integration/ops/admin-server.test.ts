@@ -6,10 +6,11 @@ import { fleetReadings } from '../../../src/ops/fleet-readings.js';
 import { createMetrics, type FleetReadings } from '../../../src/ops/metrics.js';
 import { redisReachable, tokenObtainable } from '../../../src/ops/readiness.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
-import { adminServers, closedPort, get, unreachableRedis } from '../../support/admin-server.js';
+import { adminServers, get, unreachableRedis } from '../../support/admin-server.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { parseExposition } from '../../support/prometheus.js';
 import { testRedis } from '../../support/redis.js';
+import { freePort } from '../../support/redis-server.js';
 
 const redis = testRedis();
 const admin = adminServers(redis);
@@ -58,7 +59,7 @@ describe('/healthz and /readyz', () => {
   });
 
   it('/readyz is 503 naming Redis when it does not answer', async () => {
-    const dead = unreachableRedis(await closedPort());
+    const dead = unreachableRedis(await freePort());
     try {
       const server = await admin.start(
         {},
@@ -118,7 +119,7 @@ describe('/metrics', () => {
   });
 
   it('still answers when Redis is gone: the fleet gauges are left empty and the failure reported', async () => {
-    const dead = unreachableRedis(await closedPort());
+    const dead = unreachableRedis(await freePort());
     try {
       const failed: (keyof FleetReadings)[] = [];
       const metrics = createMetrics({

@@ -130,7 +130,9 @@ describe('records of a replayed job', () => {
     expect(heard).toEqual([1, 2]);
     expect((await fleet.outcomes('run-replay')).map((o) => o.line)).toEqual([2, 3]);
   });
+});
 
+describe('the feeds’ health', () => {
   it('reports the fleet-wide state of each feed, whichever worker finished its last run', async () => {
     const fleet = world.start();
     const readings = fleetReadings({

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
 import { loadAlertConfig } from '../../../src/ops/alerts/alert-config.js';
+import { thrownBy } from '../../support/thrown.js';
 
-function problemOf(env: NodeJS.ProcessEnv): ConfigError {
-  try {
-    loadAlertConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+const problemOf = (env: NodeJS.ProcessEnv) => thrownBy(ConfigError, () => loadAlertConfig(env));
 
 describe('loadAlertConfig', () => {
   it('has defaults and no webhook', () => {
