@@ -37,6 +37,9 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
         dashboard: dashboardQueues(fleet.queues),
       }));
     if (admin) opened.push(() => admin.close());
+    // Listening from here on: a SIGTERM during the first pass (the admin server already answers,
+    // so a supervisor may send one) is a graceful stop after it, not Node's default kill.
+    const stopped = flags.once ? undefined : stopSignal();
     const first = await pass();
     // A one-shot pass (cron, CI) says when a feed file is broken; a long-running one alerts.
     if (flags.once) return first.broken.length > 0 ? EXIT.INVALID_CONFIG : EXIT.OK;
@@ -44,7 +47,7 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
       () => void pass().catch((e: unknown) => logger.error({ err: e }, 'rescan failed')),
       flags.rescan * 1000,
     );
-    await stopSignal();
+    await stopped;
     admin?.shuttingDown();
     clearInterval(timer);
     return EXIT.OK;
