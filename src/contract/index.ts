@@ -2,6 +2,7 @@ export * from './compiled.js';
 export * from './currencies.js';
 export * from './enums.js';
 export * from './envelopes.js';
+export * from './error-table.js';
 export * from './errors.js';
 export * from './limits.js';
 export * from './operations.js';
