@@ -59,7 +59,7 @@ function interpolationProblems(model: unknown, ctx: ComposeContext): string[] {
     for (const name of names)
       if (!ctx.documentedKeys.has(name))
         problems.add(
-          `${ctx.file}: reads ${name} from the shell or .env, which the README does not document as a configuration key`,
+          `${ctx.file}: reads ${name} from the shell or .env, which docs/configuration.md does not document as a configuration key`,
         );
   }
   return [...problems];
@@ -124,7 +124,7 @@ function imageServiceProblems(name: string, service: Service, ctx: ComposeContex
     problems.push(`${at} uses env_file, which hides what it sets; list the variables under environment`);
   for (const key of environmentKeys(service))
     if (!ctx.documentedKeys.has(key))
-      problems.push(`${at} sets ${key}, which the README does not document as a configuration key`);
+      problems.push(`${at} sets ${key}, which docs/configuration.md does not document as a configuration key`);
   return problems;
 }
 

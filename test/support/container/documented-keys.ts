@@ -1,5 +1,5 @@
 /**
- * The configuration keys the README documents: backticked UPPER_CASE names in the first column of
+ * The configuration keys a Markdown page documents (docs/configuration.md): backticked UPPER_CASE names in the first column of
  * its Markdown tables. A variable that appears only in prose is not documented in this sense.
  */
 export function documentedConfigKeys(markdown: string): Set<string> {

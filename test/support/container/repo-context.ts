@@ -53,7 +53,7 @@ export function repoContext(root: string): RepoContext {
     },
     compose: {
       file: 'docker-compose.yml',
-      documentedKeys: documentedConfigKeys(read('README.md')),
+      documentedKeys: documentedConfigKeys(read('docs/configuration.md')),
       commandProblems,
       defaultCommand: cmd,
       exists: (path) => existsSync(join(root, path)),

@@ -9,7 +9,7 @@ import { repoContext } from '../../support/container/repo-context.js';
 
 /**
  * No Docker engine runs where the tests run, so the Dockerfile and docker-compose.yml are checked
- * against what they refer to: the CLI's commands and flags, the README's configuration keys, the
+ * against what they refer to: the CLI's commands and flags, the configuration keys of docs/configuration.md, the
  * files of the build context and the TypeScript build's output. Each rule is also shown to fire on
  * a small broken example, so a green run means the real files pass, not that nothing was checked.
  */
@@ -39,7 +39,7 @@ describe('the repository', () => {
     const extraVariable = breaking(compose, 'ERP_BRIDGE_ADMIN_PORT: "9464"', 'ERP_BRIDGE_ADMIN_PROT: "9464"');
     expect(composeProblems(extraVariable, repo.compose)).toEqual([
       expect.stringContaining(
-        'service worker sets ERP_BRIDGE_ADMIN_PROT, which the README does not document',
+        'service worker sets ERP_BRIDGE_ADMIN_PROT, which docs/configuration.md does not document',
       ),
     ]);
   });
@@ -122,16 +122,16 @@ volumes:
 
   it('an undocumented variable, also when it comes in through a merged anchor', () => {
     expect(check(breaking(valid, 'REDIS_URL: redis', 'REDIS_ADDRESS: redis'))).toEqual([
-      expect.stringContaining('service worker sets REDIS_ADDRESS, which the README does not document'),
+      expect.stringContaining('service worker sets REDIS_ADDRESS, which docs/configuration.md does not document'),
     ]);
     expect(check(breaking(valid, '  PARTNER_API_URL: $', '  PARTNER_BASE_URL: $'))).toEqual([
-      expect.stringContaining('service worker sets PARTNER_BASE_URL, which the README does not document'),
+      expect.stringContaining('service worker sets PARTNER_BASE_URL, which docs/configuration.md does not document'),
     ]);
   });
 
   it('an undocumented or malformed variable read from the shell', () => {
     expect(check(breaking(valid, '${PARTNER_API_URL:-', '${PARTNER_URL:-'))).toEqual([
-      expect.stringContaining('reads PARTNER_URL from the shell or .env, which the README does not document'),
+      expect.stringContaining('reads PARTNER_URL from the shell or .env, which docs/configuration.md does not document'),
     ]);
     expect(check(breaking(valid, '"$${not-interpolated}"', '"$(openssl rand -hex 16)"'))).toEqual([
       expect.stringContaining('"$(openssl rand -hex 16)" is not a valid interpolation'),
