@@ -1,6 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFaultInjector } from '../../../src/sandbox/faults.js';
 import { DEFAULT_SEED, parseSeed } from '../../../src/sandbox/seed.js';
+import { startSandbox } from '../../../src/sandbox/server.js';
 import type { RunSummary } from '../../../src/sync/report/summary.js';
 import { transactionsExport } from '../../support/generated-exports.js';
 import { captureLogs } from '../../support/log-capture.js';
@@ -115,5 +121,67 @@ describe('a server that echoes the request in its errors (issue 18, case 11)', (
       expect(outcome.message).toContain('received authorization Bearer [REDACTED]');
     }
     expectNoneOf([SECRET, ...tokens], everythingWritten(run, logs.lines));
+  });
+});
+
+/** `erp-bridge sync` in a child process, as users run it: its output and its report folder. */
+async function cliSync(feedFile: string, env: Record<string, string>, extra: string[] = []) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+  const reportDir = mkdtempSync(join(tmpdir(), 'erp-bridge-secret-echo-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'sync', feedFile, '--report-dir', reportDir, ...extra],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (b: Buffer) => {
+    output += b.toString();
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    output += b.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const [run] = readdirSync(reportDir).filter((entry) => !entry.startsWith('.'));
+  const read = (name: string) => readFileSync(join(reportDir, run ?? '(no run)', name), 'utf8');
+  return {
+    code,
+    written: {
+      'stdout and stderr': output,
+      'outcomes.csv': read('outcomes.csv'),
+      'outcomes.ndjson': read('outcomes.ndjson'),
+      'summary.json': read('summary.json'),
+    },
+  };
+}
+
+describe('erp-bridge sync against an echoing authorization server (issue 18, case 11)', () => {
+  it.each([
+    ['text', []],
+    ['json', ['--log-format', 'json', '--log-level', 'debug']],
+  ])('with %s logs: no form of the client secret in the output or the report', async (_format, extra) => {
+    const sandbox = await startSandbox({
+      seed: seedWithSecret(SECRET),
+      faults: createFaultInjector({ echo: { on: ['token'], status: 400 } }),
+    });
+    close = () => sandbox.close();
+    const source = transactionsExport({ rows: 5, invalidRows: [], excludedRows: [] });
+    const ran = await cliSync(
+      source.feedFile,
+      {
+        PARTNER_API_URL: sandbox.url,
+        PARTNER_AUTH_URL: sandbox.authUrl,
+        PARTNER_CLIENT_ID: CLIENT_ID,
+        PARTNER_CLIENT_SECRET: SECRET,
+      },
+      extra,
+    );
+    expect(ran.code).not.toBe(0);
+    expect(ran.written['summary.json']).toContain('client_secret=[REDACTED]');
+    expect(ran.written['stdout and stderr']).toContain('client_secret=[REDACTED]');
+    expectNoneOf([SECRET], ran.written);
   });
 });
