@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommanderError } from 'commander';
+import { secrets } from '../logging/secret-scrubber.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
 
@@ -27,6 +28,9 @@ buildProgram(packageVersion())
       process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.INVALID_CONFIG;
       return;
     }
-    process.stderr.write(`erp-bridge: ${error instanceof Error ? error.message : String(error)}\n`);
+    // The message may quote a server (Redis, the authorization server): no secret in any encoding.
+    process.stderr.write(
+      `erp-bridge: ${secrets.scrub(error instanceof Error ? error.message : String(error))}\n`,
+    );
     process.exitCode = 2;
   });

@@ -9,6 +9,7 @@ import {
   resolveOperations,
 } from '../contract/index.js';
 import { createLogger } from '../logging/logger.js';
+import { secrets } from '../logging/secret-scrubber.js';
 import type {
   CallArgs,
   CallOptions,
@@ -141,7 +142,10 @@ export class PartnerClientCore {
       retryWrites: options.retryWrites ?? false,
     });
     const ctx = { operation: name, accountId, idempotent, attempts };
-    return parseSuccess(ctx, spec.response, response) as ResponseOf<N>;
+    const result = parseSuccess(ctx, spec.response, response) as ResponseOf<N>;
+    // An SSO init token is a credential for its user until it expires: keep it out of logs too.
+    if (name === 'ssoInit') secrets.addRotating((result as ResponseOf<'ssoInit'>).initToken);
+    return result;
   }
 
   /** Every page of a paginated operation, following the spec's iteration rule. */

@@ -1,4 +1,5 @@
 import type { Cause } from '../contract/index.js';
+import { secrets } from '../logging/secret-scrubber.js';
 
 /**
  * Every failure of the client is an ApiError (design.md example 1). `code` is stable per meaning:
@@ -81,14 +82,16 @@ export class ApiError extends Error {
   readonly ambiguous: boolean;
 
   constructor(init: ApiErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    // Every ApiError carries text a server chose (its message, its causes): take the process's
+    // secrets out here, in every encoding, so neither logs nor outcome messages nor summaries get them.
+    super(secrets.scrub(init.message), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     this.code = init.code;
     this.operation = init.operation;
     this.accountId = init.accountId;
     this.status = init.status;
     this.serviceCode = init.serviceCode;
-    this.causes = init.causes ?? [];
+    this.causes = init.causes && init.causes.length > 0 ? secrets.scrubDeep(init.causes) : [];
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts ?? 0;
     this.ambiguous = init.ambiguous ?? init.kind === 'ambiguous_write';

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { OAuthErrorBody, TokenResponse } from '../contract/index.js';
+import { secrets } from '../logging/secret-scrubber.js';
 import { type Clock, raceAbort } from './clock.js';
 import { ApiError, CLIENT_ERROR_CODES } from './errors.js';
 import { issuesText } from './response.js';
@@ -52,6 +53,9 @@ export class TokenProvider {
 
   constructor(options: TokenProviderOptions) {
     this.#options = options;
+    // Known to the process's scrubber, so no form of it (URL-encoded, JSON-escaped, base64) that a
+    // server echoes reaches a log line or a report.
+    secrets.add(options.clientSecret);
   }
 
   /** A valid access token; a caller's abort stops its wait but not the request others share. */
@@ -74,9 +78,10 @@ export class TokenProvider {
     if (this.#cached?.token === token) this.#cached = undefined;
   }
 
-  /** Replaces the client secret and any issued token in text that leaves the client. */
+  /** Replaces the client secret and any issued token, in any encoding, in text that leaves the client. */
   scrub(text: string): string {
-    let out = text;
+    let out = secrets.scrub(text);
+    // Raw, also for values too short for the process's scrubber.
     for (const secret of [this.#options.clientSecret, ...this.#issued]) {
       if (secret) out = out.split(secret).join('[REDACTED]');
     }
@@ -155,6 +160,7 @@ export class TokenProvider {
     const token = parsed.data.access_token;
     this.#cached = { token, renewAt: startedAt + validForMs };
     this.#issued.add(token);
+    secrets.addRotating(token);
     return token;
   }
 

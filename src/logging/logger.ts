@@ -1,5 +1,6 @@
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
 import { logContextMixin } from './log-context.js';
+import { secrets } from './secret-scrubber.js';
 
 /** Keys whose values are secrets wherever they appear in a log object. */
 export const SECRET_KEYS = [
@@ -32,6 +33,11 @@ export const REDACT_PATHS: readonly string[] = SECRET_KEYS.flatMap((key) => [
 
 export const REDACTED = '[REDACTED]';
 
+const WARN = 40;
+
+/** A log call's message (or format argument) scrubbed; objects go to the serializers and redaction. */
+const scrubArg = (arg: unknown): unknown => (typeof arg === 'string' ? secrets.scrub(arg) : arg);
+
 export interface LoggerOptions {
   /** Default 'info'; 'silent' for tests and library defaults. */
   level?: Level | 'silent';
@@ -54,6 +60,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       ...(options.name === undefined ? {} : { name: options.name }),
       base: options.base ?? {},
       redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+      // Keys redact known fields; text from outside (an error's message, stack and causes, or a
+      // warning's message built from one) is scrubbed of every form of the process's secrets.
+      // Only errors and warn+ messages pay for it, not every line.
+      serializers: { err: (error: unknown) => secrets.scrubDeep(pino.stdSerializers.err(error as Error)) },
+      hooks: {
+        logMethod(args, method, level) {
+          if (level >= WARN) for (let i = 0; i < args.length; i++) args[i] = scrubArg(args[i]);
+          return method.apply(this, args);
+        },
+      },
       // runId, tenant, job and chunk of the work in progress (withLogContext), on every line.
       mixin: logContextMixin,
       // Level names instead of numbers: the lines are read by people and by log queries alike.

@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from '../config/errors.js';
+import { secrets } from '../logging/secret-scrubber.js';
 import type { AdminCredentials } from './admin-auth.js';
 
 /** Fleet processes with an admin server, each with its own default port (both can share a host). */
@@ -104,6 +105,9 @@ export function loadAdminConfig(
     throw new ConfigError('invalid admin server configuration:', problems);
 
   const { host, port, token, user, password } = parsed.data;
+  // Echoed in any encoding (a Basic header is base64 of user:password), they are still scrubbed.
+  secrets.add(token);
+  secrets.add(password);
   if (port === undefined) return undefined;
   const credentials: AdminCredentials = {
     ...(token ? { token } : {}),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEnv } from '../config/env.js';
+import { secrets } from '../logging/secret-scrubber.js';
 
 /**
  * Settings of the worker fleet, from the environment, validated at start. Every key is documented
@@ -39,6 +40,8 @@ export interface FleetConfig {
 
 export function loadFleetConfig(env: NodeJS.ProcessEnv): FleetConfig {
   const e = parseEnv(FleetEnv, env, 'invalid fleet configuration:');
+  // A Redis server's error text (or a message quoting the URL) must never carry the password.
+  secrets.add(redisPassword(e.REDIS_URL));
   return {
     redisUrl: e.REDIS_URL,
     prefix: e.ERP_BRIDGE_QUEUE_PREFIX,
@@ -48,4 +51,15 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv): FleetConfig {
     slotLeaseMs: e.ERP_BRIDGE_SLOT_LEASE_S * 1000,
     jobLockMs: e.ERP_BRIDGE_JOB_LOCK_S * 1000,
   };
+}
+
+/** The password inside a redis:// URL, decoded; undefined without one. */
+function redisPassword(url: string): string | undefined {
+  const { password } = new URL(url);
+  if (!password) return undefined;
+  try {
+    return decodeURIComponent(password);
+  } catch {
+    return password;
+  }
 }

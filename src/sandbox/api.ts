@@ -5,7 +5,7 @@ import type { OperationHandler, RequestContext } from './context.js';
 import { invalidRequest, SandboxFault } from './fault.js';
 import type { FaultRequest } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
-import { isJson, queryObject, sendJson } from './http.js';
+import { echoedRequest, isJson, queryObject, sendJson } from './http.js';
 import type { SandboxRuntime } from './runtime.js';
 import type { AccountRecord, SandboxState } from './state.js';
 import { parseOr400 } from './validation.js';
@@ -75,6 +75,7 @@ export async function handleOperation(
       method: spec.method,
       partnerId: caller.partner.id,
       accountId: account?.id,
+      echoed: () => echoedRequest(req, body),
     };
     const before = await runtime.faults.before(faultRequest);
     if (before.kind === 'reset') {

@@ -37,6 +37,18 @@ export const FaultConfig = z.strictObject({
     .strictObject({ capacity: z.int().min(1), refillPerSecond: z.number().positive(), ops: Ops })
     .optional(),
   /**
+   * Error answers that echo the request back, as careless or hostile servers do: `status` (400 by
+   * default) with the request's form or JSON body and its Authorization header quoted in the message
+   * (and, for API calls, in a cause). `on`: 'token' (the token endpoint, as an OAuth error) and/or
+   * operation names. Checks that no secret reaches logs or reports in any encoding.
+   */
+  echo: z
+    .strictObject({
+      status: z.int().min(400).max(599).default(400),
+      on: z.array(z.union([z.literal('token'), OperationNameSchema])).min(1),
+    })
+    .optional(),
+  /**
    * Deterministic faults, applied in order: the head step hits the next `times` matching requests
    * (op, if given; commit-then-* only match writes that were applied). Takes precedence over rates.
    */

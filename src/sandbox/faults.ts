@@ -21,6 +21,8 @@ export interface FaultRequest {
   method: HttpMethod;
   partnerId: string;
   accountId: number | undefined;
+  /** The request as an echoing fault quotes it (Authorization header and body); built only then. */
+  echoed?: () => string;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface FaultRequest {
 export interface FaultInjector {
   before(request: FaultRequest): Promise<FaultDecision>;
   afterCommit(request: FaultRequest): FaultDecision;
+  /** The token endpoint's seam (only the `echo` rule applies there); absent = no faults. */
+  beforeToken?(request: Pick<FaultRequest, 'echoed'>): FaultDecision;
 }
 
 export const NO_FAULTS: FaultInjector = {
@@ -47,7 +51,7 @@ export interface ConfigurableFaults extends FaultInjector {
   reset(): void;
   /** Time source of the token buckets; the runtime binds its sandbox clock so tests can advance it. */
   useClock(now: () => number): void;
-  /** Faults injected so far, by kind ('500', '429', 'reset', 'commit-then-500', 'commit-then-reset'). */
+  /** Faults injected so far, by kind ('500', '429', 'reset', 'commit-then-500', 'commit-then-reset', 'echo'). */
   injected(): Record<string, number>;
 }
 
@@ -130,6 +134,8 @@ class SeededFaults implements ConfigurableFaults {
     // Read the config after the sleep: a PUT /_sandbox/faults during the wait applies at once.
     const scripted = this.takeScripted(request, 'before');
     if (scripted) return this.decide(scripted.fault, scripted.retryAfterSeconds);
+    const echo = this.echoing(request.op, request.echoed);
+    if (echo) return echo;
 
     const { rateLimit, reset, fail500 } = this.current;
     if (this.buckets && rateLimit && matches(rateLimit.ops, request.op)) {
@@ -159,6 +165,28 @@ class SeededFaults implements ConfigurableFaults {
       return this.decide(commitThenFail.mode === '500' ? 'commit-then-500' : 'commit-then-reset');
     }
     return NONE;
+  }
+
+  beforeToken(request: Pick<FaultRequest, 'echoed'>): FaultDecision {
+    return this.echoing('token', request.echoed) ?? NONE;
+  }
+
+  /** The `echo` rule's answer for `target`, quoting the request; undefined when it does not apply. */
+  private echoing(
+    target: OperationName | 'token',
+    echoed: (() => string) | undefined,
+  ): FaultDecision | undefined {
+    const { echo } = this.current;
+    if (!echo?.on.includes(target)) return undefined;
+    this.counts.set('echo', (this.counts.get('echo') ?? 0) + 1);
+    const text = echoed?.() ?? '';
+    const code = echo.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_REQUEST';
+    return {
+      kind: 'fail',
+      fault: new SandboxFault(echo.status, code, `Cannot process the request: ${text}`, [
+        { field: 'request', message: `received ${text}` },
+      ]),
+    };
   }
 
   /** The head step of the script, if it applies to this request in this phase; steps run strictly in order. */

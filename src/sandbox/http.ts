@@ -44,3 +44,8 @@ export function queryObject(search: URLSearchParams): Record<string, string | st
 export function isJson(req: IncomingMessage): boolean {
   return /^application\/json\b/i.test(req.headers['content-type'] ?? '');
 }
+
+/** What an echoing fault quotes of a request: its Authorization header and its body, verbatim. */
+export function echoedRequest(req: IncomingMessage, body: Buffer): string {
+  return `authorization ${req.headers.authorization ?? '(none)'}, body ${body.toString('utf8')}`;
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from './http.js';
+import { echoedRequest, sendJson } from './http.js';
 import type { SandboxRuntime } from './runtime.js';
 
 /** POST {auth_url}/oauth2/token: client credentials, form-encoded; errors per RFC 6749 section 5.2. */
@@ -12,6 +12,11 @@ export function handleTokenRequest(
   const oauthError = (status: number, error: string, description: string) =>
     sendJson(res, status, { error, error_description: description }, { 'cache-control': 'no-store' });
 
+  const fault = runtime.faults.beforeToken?.({ echoed: () => echoedRequest(req, body) });
+  if (fault?.kind === 'fail') {
+    const code = fault.fault.status >= 500 ? 'server_error' : 'invalid_request';
+    return oauthError(fault.fault.status, code, fault.fault.message);
+  }
   if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) {
     return oauthError(400, 'invalid_request', 'The token request must be application/x-www-form-urlencoded');
   }

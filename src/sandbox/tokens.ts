@@ -29,6 +29,11 @@ export class TokenStore {
     return issued.clientId;
   }
 
+  /** Every token issued and not swept yet: tests look for them where they must not appear. */
+  issued(): string[] {
+    return [...this.tokens.keys()];
+  }
+
   private sweep(now: number): void {
     if (this.tokens.size < 10_000) return;
     for (const [token, issued] of this.tokens) if (issued.expiresAt <= now) this.tokens.delete(token);

@@ -1,5 +1,6 @@
 import { ApiError } from '../client/index.js';
 import type { BulkItemError } from '../contract/index.js';
+import { secrets } from '../logging/secret-scrubber.js';
 import type { MappedRecord } from '../sources/record.js';
 import { describeCauses, type IsolationProgress, isolationProgress, sendIsolating } from './isolate.js';
 import type { RecordOutcome } from './outcome.js';
@@ -15,6 +16,11 @@ export const outcomeOf = (record: MappedRecord, fields: OutcomeFields): RecordOu
   externalId: record.externalId,
   amount: record.amount,
   ...fields,
+  // A failure's message may quote a server (a bulk item error, any error's message): no secret in
+  // it reaches the report, in any encoding. Only failures pay for the scrub.
+  ...(fields.message !== undefined && (fields.outcome === 'failed' || fields.outcome === 'rejected')
+    ? { message: secrets.scrub(fields.message) }
+    : {}),
 });
 
 /** Every record of a batch failed for one reason (a stopped run, a chunk that could not run). */

@@ -10,6 +10,7 @@ import type { RunAlerts } from '../../src/ops/alerts/feed-alerts.js';
 import { type FeedRunResult, runFeed } from '../../src/runner/in-process.js';
 import { createFaultInjector, parseFaultConfig } from '../../src/sandbox/faults.js';
 import type { FaultConfigInput } from '../../src/sandbox/faults-config.js';
+import type { Seed } from '../../src/sandbox/seed.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import { FakeClock } from './fake-clock.js';
@@ -29,6 +30,8 @@ export interface HarnessOptions<F extends Front> {
   front?: (sandbox: SandboxHandle) => Promise<F>;
   /** The client's and the runs' logger; silent by default. */
   logger?: Logger;
+  /** The sandbox's seed (default: the documented one); the client uses its first client's credentials. */
+  seed?: Seed;
 }
 
 export type HarnessRun = FeedRunResult & { outcomes: RecordOutcome[] };
@@ -44,7 +47,10 @@ export async function syncHarness<F extends Front = Front>(
   options: HarnessOptions<F> = {},
 ) {
   const injector = createFaultInjector(faults);
-  const sandbox: SandboxHandle = await startSandbox({ faults: injector });
+  const sandbox: SandboxHandle = await startSandbox({
+    faults: injector,
+    ...(options.seed ? { seed: options.seed } : {}),
+  });
   const front = await options.front?.(sandbox);
   const clock = new FakeClock(Date.now());
   const fakeSleep = clock.sleep.bind(clock);
@@ -60,8 +66,8 @@ export async function syncHarness<F extends Front = Front>(
     {
       baseUrl: front?.url ?? sandbox.url,
       authUrl: sandbox.authUrl,
-      clientId: 'sandbox-client',
-      clientSecret: 'sandbox-secret',
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
     },
     {
       clock,

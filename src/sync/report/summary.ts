@@ -1,3 +1,4 @@
+import { secrets } from '../../logging/secret-scrubber.js';
 import { addDecimals, DecimalSum } from '../../sources/values/decimal.js';
 import { OUTCOMES, type Outcome, type RecordOutcome } from '../outcome.js';
 
@@ -117,7 +118,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
     counts: tally.countsSnapshot(),
     controlTotals: tally.controlTotals(),
     firstErrors: tally.firstErrors,
-    ...(stop ? { stopReason: { code: stop.code, message: stop.message, exitCode: stop.exitCode } } : {}),
+    ...(stop
+      ? { stopReason: { code: stop.code, message: secrets.scrub(stop.message), exitCode: stop.exitCode } }
+      : {}),
     ...(input.dryRun ? { wouldSend: input.wouldSend ?? 0 } : {}),
   };
 }
