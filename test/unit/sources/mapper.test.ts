@@ -76,7 +76,7 @@ describe('compileMapper', () => {
     const first = await mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'), csv);
     const again = await mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'), csv);
     const ids = first.map((o) => (o.kind === 'mapped' ? o.record.externalId : ''));
-    expect(ids[0]).toMatch(/^erpb-[\w-]{22}-1$/);
+    expect(ids[0]).toMatch(/^erpb2-[\w-]{22}-1$/);
     expect(ids[1]).toBe(ids[0]?.replace(/-1$/, '-2'));
     expect(ids[2]).toMatch(/-1$/);
     expect(new Set(ids).size).toBe(3);
