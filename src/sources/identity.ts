@@ -41,35 +41,46 @@ export const NON_ASCII_PLACEHOLDER = '\u001a';
  * for every string field of every ID-less record).
  */
 export function canonicalText(text: string): string {
-  let ascii = true;
+  // Most cells are canonical already (printable ASCII, single inner spaces): no copy then.
+  let plain = true;
   for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 0x7f) {
-      ascii = false;
-      break;
-    }
+    const c = text.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) continue;
+    if (c === 0x20 && i > 0 && i < text.length - 1 && text.charCodeAt(i + 1) !== 0x20) continue;
+    plain = false;
+    break;
   }
-  const source = ascii ? text : text.normalize('NFC');
+  if (plain) return text;
+  const source = text.normalize('NFC');
   let out = '';
+  let segment = -1; // start of the printable-ASCII run being copied
   let space = false;
   let folded = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
+  for (let i = 0; i <= source.length; i++) {
+    const c = i < source.length ? source.charCodeAt(i) : 0;
+    if (c > 0x20 && c < 0x7f) {
+      if (segment < 0) {
+        if (space) out += ' ';
+        space = false;
+        folded = false;
+        segment = i;
+      }
+      continue;
+    }
+    if (segment >= 0) {
+      out += source.slice(segment, i);
+      segment = -1;
+    }
+    if (i === source.length) break;
     if (c <= 0x20 || c === 0x7f) {
       space = out.length > 0;
       folded = false;
-      continue;
-    }
-    if (space) {
-      out += ' ';
+    } else if (!folded || space) {
+      if (space) out += ' ';
       space = false;
-    }
-    if (c > 0x7f) {
-      if (!folded) out += NON_ASCII_PLACEHOLDER;
+      out += NON_ASCII_PLACEHOLDER;
       folded = true;
-      continue;
     }
-    folded = false;
-    out += source[i];
   }
   return out;
 }
