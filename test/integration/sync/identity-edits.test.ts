@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileIdentityStore } from '../../../src/sync/identity/file-store.js';
 import { syncHarness } from '../../support/sync-harness.js';
@@ -215,5 +215,42 @@ describe('derived identity survives edits that do not change what a row means', 
     const all = ours('identity-repair');
     expect(all).toHaveLength(5);
     expect(new Set(all.map((t) => t.externalId)).size).toBe(5);
+  });
+});
+
+describe('the real Sparkasse sample (issue 11: separator edit created every transaction twice)', () => {
+  let h: Awaited<ReturnType<typeof syncHarness>>;
+  beforeAll(async () => {
+    h = await syncHarness();
+  });
+  afterAll(() => h.close());
+
+  it('reruns with the purpose separator " / " -> " " and with the file read as windows-1252 create nothing', async () => {
+    const demo = readFileSync('config/feeds/demo/sparkasse.yaml', 'utf8').replace(
+      'path: exports/sparkasse/*.csv',
+      `path: ${JSON.stringify(resolve('config/feeds/demo/exports/sparkasse/*.csv'))}`,
+    );
+    const variant = (edit: (yaml: string) => string) => {
+      const dir = join(work, `sparkasse-${n++}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'sparkasse.yaml'), edit(demo));
+      return join(dir, 'sparkasse.yaml');
+    };
+    const identity = { identity: { store: new FileIdentityStore(h.reportDir), accept: false } };
+    const first = await h.run(
+      variant((y) => y),
+      false,
+      undefined,
+      identity,
+    );
+    expect(first.summary.counts.created).toBe(17);
+    for (const edit of [
+      (y: string) => y.replace('separator: " / "', 'separator: " "'),
+      (y: string) => y.replace('encoding: utf-8', 'encoding: windows-1252'),
+    ]) {
+      const rerun = await h.run(variant(edit), false, undefined, identity);
+      expect(rerun.summary.counts).toEqual({ created: 0, updated: 0, skipped: 18, rejected: 0, failed: 0 });
+    }
+    expect(h.transactions(1001)).toHaveLength(17);
   });
 });
