@@ -19,10 +19,16 @@ export class RedisIdentityStore implements IdentityStore {
   async load(feed: string): Promise<StoredIdentity> {
     const text = await this.redis.get(this.keys.feedIdentity(feed));
     if (text !== null) {
-      const parsed = Settings.safeParse(JSON.parse(text));
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      const parsed = Settings.safeParse(json);
       if (!parsed.success)
         throw new Error(
-          `the identity settings of feed ${feed} in Redis are unreadable; fix or delete the key`,
+          `the identity settings of feed ${feed} in Redis (${this.keys.feedIdentity(feed)}) are unreadable; fix or delete the key`,
         );
       return { kind: 'stored', settings: parsed.data };
     }

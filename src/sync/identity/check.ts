@@ -44,7 +44,17 @@ export async function checkIdentity(
   options: IdentityCheckOptions,
 ): Promise<StopReason | undefined> {
   const next = identitySettings(feed);
-  const stored = await store.load(feed.name);
+  let stored: StoredIdentity;
+  try {
+    stored = await store.load(feed.name);
+  } catch (error) {
+    // Without the stored settings no change can be seen: going on could duplicate every record.
+    return {
+      code: 'IDENTITY_STATE_UNREADABLE',
+      exitCode: 2,
+      message: `${error instanceof Error ? error.message : String(error)}; nothing was sent`,
+    };
+  }
   const save = async () => {
     if (!options.dryRun) await store.save(feed.name, next);
   };

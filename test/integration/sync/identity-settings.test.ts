@@ -157,4 +157,17 @@ describe('identity settings change detection (in-process)', () => {
     expect(transactionsOf(name).every((t) => /^erpb-[\w-]{22}-\d+$/.test(t.externalId ?? ''))).toBe(true);
     expect((stored()[name] as { scheme: number }).scheme).toBe(1);
   });
+
+  it('an unreadable identity settings file stops the run (exit 2) naming the file', async () => {
+    const saved = readFileSync(store.path, 'utf8');
+    writeFileSync(store.path, '{"identity-settings": {"scheme": 7}}');
+    try {
+      const run = await h.run(feed(), false, undefined, { identity: { store, accept: false } });
+      expect(run.summary.stopReason).toMatchObject({ code: 'IDENTITY_STATE_UNREADABLE', exitCode: 2 });
+      expect(run.summary.stopReason?.message).toContain('.feed-identity.json');
+      expect(run.summary.counts.created).toBe(0);
+    } finally {
+      writeFileSync(store.path, saved);
+    }
+  });
 });
