@@ -36,7 +36,8 @@ export const IDENTITY_CHANGED = 'IDENTITY_CHANGED';
  * that changes derived IDs stops the run (exit 2, naming the change and how many records it
  * affects) unless accepted; the run's records would otherwise be created a second time under
  * their new IDs. A first run, an unchanged feed, an accepted change, or a change that affects no
- * record (every record carries a source ID) stores the settings and lets the run go on.
+ * record (every record carries a source ID, or there is no file) lets the run go on; all but the
+ * last store the new settings.
  */
 export async function checkIdentity(
   feed: Feed,
@@ -71,8 +72,10 @@ export async function checkIdentity(
   const affected = await options.countDerived();
   const log = { feed: feed.name, changes, affected };
   if (affected === 0) {
+    // Nothing to duplicate in this run (no file, or every record has a source ID). The old
+    // settings stay stored: records derived under them may be in the service, so the first run
+    // that does derive IDs must still stop.
     options.logger.info(log, 'identity settings changed; no record of this run has a derived ID');
-    await save();
     return undefined;
   }
   if (options.accept) {
