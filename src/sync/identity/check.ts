@@ -36,8 +36,7 @@ export const IDENTITY_CHANGED = 'IDENTITY_CHANGED';
  * that changes derived IDs stops the run (exit 2, naming the change and how many records it
  * affects) unless accepted; the run's records would otherwise be created a second time under
  * their new IDs. A first run, an unchanged feed, an accepted change, or a change that affects no
- * record (every record carries a source ID, or there is no file) lets the run go on; all but the
- * last store the new settings.
+ * record (every record carries a source ID, or there is no file) lets the run go on.
  */
 export async function checkIdentity(
   feed: Feed,
@@ -72,10 +71,11 @@ export async function checkIdentity(
   const affected = await options.countDerived();
   const log = { feed: feed.name, changes, affected };
   if (affected === 0) {
-    // Nothing to duplicate in this run (no file, or every record has a source ID). The old
-    // settings stay stored: records derived under them may be in the service, so the first run
-    // that does derive IDs must still stop.
+    // Nothing to duplicate in this run. A feed with an ID column stores the new settings (else
+    // every later run would count again); one without keeps the old ones (this run had no file):
+    // records derived under them may be in the service, so its next run with rows must stop.
     options.logger.info(log, 'identity settings changed; no record of this run has a derived ID');
+    if (feed.mapping.externalId !== undefined) await save();
     return undefined;
   }
   if (options.accept) {

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../../src/cli/commands/sync.js';
 import { FileIdentityStore } from '../../../src/sync/identity/file-store.js';
@@ -126,9 +126,8 @@ describe('identity settings change detection (in-process)', () => {
     expect(first.summary.counts.created).toBe(4);
     const second = await h.run(withIds('Verwendungszweck'), false, undefined, ids);
     expect(second.summary.stopReason).toBeUndefined();
-    // Kept: a later run whose rows lack the ID must still see the change.
     expect((stored()[name] as { fields: Record<string, string> }).fields.purpose).toBe(
-      'column "Buchungstext"',
+      'column "Verwendungszweck"',
     );
   });
 
@@ -157,6 +156,19 @@ describe('identity settings change detection (in-process)', () => {
     expect(pinned.summary.stopReason).toBeUndefined();
     expect(transactionsOf(name).every((t) => /^erpb-[\w-]{22}-\d+$/.test(t.externalId ?? ''))).toBe(true);
     expect((stored()[name] as { scheme: number }).scheme).toBe(1);
+  });
+
+  it('a changed feed without an ID column and without a file this time keeps the old settings for its next run', async () => {
+    const before = JSON.stringify(stored()['identity-settings']);
+    const empty = feed({ purpose: '{ columns: [Buchungstext] }' });
+    rmSync(join(dirname(empty), 'export.csv'));
+    const run = await h.run(empty, false, undefined, { identity: { store, accept: false } });
+    expect(run.summary.stopReason).toBeUndefined();
+    expect(JSON.stringify(stored()['identity-settings'])).toBe(before);
+    const withFile = await h.run(feed({ purpose: '{ columns: [Buchungstext] }' }), false, undefined, {
+      identity: { store, accept: false },
+    });
+    expect(withFile.summary.stopReason?.code).toBe('IDENTITY_CHANGED');
   });
 
   it('an unreadable identity settings file stops the run (exit 2) naming the file', async () => {
