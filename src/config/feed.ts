@@ -115,6 +115,8 @@ export const Feed = z
     schedule: z.string().optional(),
     timezone: z.string().default('UTC'),
     concurrency: z.int().min(1).max(64).default(2),
+    /** How IDs are derived for records without a source ID (docs/identity.md); 1 keeps pre-2026-11 IDs. */
+    identityScheme: z.literal([1, 2]).default(2),
   })
   .superRefine((feed, ctx) => {
     const fields = KIND_FIELDS[feed.kind];

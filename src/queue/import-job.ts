@@ -8,6 +8,7 @@ import { withLogContext } from '../logging/log-context.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import type { RecordStream } from '../sources/open-records.js';
 import { openRecords } from '../sources/open-records.js';
+import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext } from '../sync/ports.js';
@@ -22,6 +23,8 @@ export const ImportJobData = ImportFilePayload.extend({
   /** A retry run: only these lines (they failed transiently in the run before). */
   onlyLines: z.array(z.int().positive()).optional(),
   retryRun: z.int().nonnegative().optional(),
+  /** `enqueue --accept-new-identity`: go on although the feed's identity settings changed. */
+  acceptNewIdentity: z.boolean().optional(),
   /** Set once the file has been read: the job then waits for its chunks and finishes the run. */
   read: z.strictObject({ records: z.int().nonnegative(), sha256: z.string() }).optional(),
 });
@@ -41,6 +44,8 @@ export interface ImportJobDeps {
   maxQueuedChunks?(feed: Feed): number;
   /** Hears the outcomes the import settles itself (rejected, excluded rows) once stored. */
   meter?: SyncMeter;
+  /** The feeds' identity settings (src/sync/identity); without it, no check. */
+  identity?: IdentityStore;
 }
 
 /** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
@@ -103,13 +108,30 @@ export function importProcessor(deps: ImportJobDeps) {
       );
       const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
       const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
+      const open = (f: Feed, file: string) =>
+        wanted ? onlyLines(openRecords(f, file), wanted) : openRecords(f, file);
+      // Before anything of the file is sent: a change of the identity settings would create its
+      // records again under new IDs (a replayed import checks again and finds them stored).
+      const identityStop =
+        deps.identity &&
+        !(await run.stopReason()) &&
+        (await checkIdentity(feed, deps.identity, {
+          accept: data.acceptNewIdentity === true,
+          dryRun: data.dryRun,
+          countDerived: () => countDerivedIds(feed, [data.file], open),
+          logger,
+        }));
+      if (identityStop) {
+        logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
+        await run.stop(identityStop);
+      }
       const result = await importFileJob.run(
         { runId: data.runId, feed, file: data.file, dryRun: data.dryRun },
         {
           logger,
           run,
           ...(deps.signal ? { signal: deps.signal } : {}),
-          open: (f, file) => (wanted ? onlyLines(openRecords(f, file), wanted) : openRecords(f, file)),
+          open,
           prepare: (f) => prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.

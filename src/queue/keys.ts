@@ -27,6 +27,8 @@ export function fleetKeys(prefix: string) {
     feedHealth: () => k('health'),
     /** Record counts of a feed's recent runs, newest first (the record-count drop rule). */
     feedRecords: (feed: string) => k('health', 'records', feed),
+    /** A feed's identity settings (src/sync/identity): what its derived IDs depend on. */
+    feedIdentity: (feed: string) => k('identity', feed),
   };
 }
 export type FleetKeys = ReturnType<typeof fleetKeys>;

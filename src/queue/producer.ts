@@ -24,6 +24,8 @@ export interface EnqueueOptions {
   /** Import even a file whose version was imported before (a new run; syncing is idempotent). */
   reimport?: boolean;
   dryRun?: boolean;
+  /** The runs go on although the feed's identity settings changed (docs/identity.md). */
+  acceptNewIdentity?: boolean;
 }
 
 export type EnqueueResult =
@@ -80,6 +82,7 @@ export async function enqueueFeed(
       feed,
       file,
       dryRun: options.dryRun === true,
+      ...(options.acceptNewIdentity ? { acceptNewIdentity: true } : {}),
       ...(claim.kind === 'retry' ? { onlyLines: claim.lines, retryRun: claim.retryRun } : {}),
     };
     // The run id is the job id: a producer that crashes and runs again cannot add the run twice.

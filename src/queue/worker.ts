@@ -12,6 +12,7 @@ import { chunkProcessor } from './chunk-job.js';
 import { ChunkRecordStore } from './chunk-records.js';
 import type { FileRegistry } from './file-registry.js';
 import type { FleetConfig } from './fleet-config.js';
+import { RedisIdentityStore } from './identity-store.js';
 import { importProcessor } from './import-job.js';
 import { type FleetKeys, QUEUES } from './keys.js';
 import { enqueueFeed } from './producer.js';
@@ -83,6 +84,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       signal: abort.signal,
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
       meter: deps.meter,
+      identity: new RedisIdentityStore(deps.connection, deps.keys),
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );

@@ -11,6 +11,7 @@ import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { FileReportSink, type ReportFiles, write } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
+import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -32,6 +33,8 @@ export interface RunnerDeps {
   alerts?: RunAlerts;
   /** Hears stored outcomes and chunk durations (metrics). */
   meter?: SyncMeter;
+  /** Where the feeds' identity settings are kept, and `--accept-new-identity`; without it, no check. */
+  identity?: { store: IdentityStore; accept: boolean };
 }
 
 export interface FeedRunResult {
@@ -106,6 +109,20 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const paths = await expandGlob(loaded.sourceGlob);
   if (paths.length === 0)
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
+  // Before anything is sent (even the target bank account): a change of the identity settings
+  // would create this run's records again under new IDs.
+  const identityStop =
+    deps.identity &&
+    (await checkIdentity(feed, deps.identity.store, {
+      accept: deps.identity.accept,
+      dryRun,
+      countDerived: () => countDerivedIds(feed, paths),
+      logger,
+    }));
+  if (identityStop) {
+    logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
+    await run.stop(identityStop);
+  }
   for (const path of paths) {
     const result = await withLogContext(bindings, () =>
       importFileJob.run(

@@ -12,6 +12,8 @@ export interface CellFormats {
 export interface Converted {
   value: string | number | boolean;
   decimal?: string;
+  /** A join of several columns: its non-empty parts, for identities that ignore the separator. */
+  parts?: readonly string[];
 }
 
 const TRUE = new Set(['true', 'yes', 'y', 'ja', 'j', '1', 'x', 'wahr']);

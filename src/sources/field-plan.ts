@@ -90,7 +90,9 @@ export function fieldReader(
     const cells = mapping.columns.map((ref) => cellOf(ref, columns));
     return (row) => {
       const parts = cells.map((cell) => cell(row)?.trim()).filter((t): t is string => !!t);
-      return parts.length ? convertCell(type, parts.join(mapping.separator), formats) : parsed(undefined);
+      if (!parts.length) return parsed(undefined);
+      const joined = convertCell(type, parts.join(mapping.separator), formats);
+      return joined.ok && type === 'string' ? parsed({ ...joined.value, parts }) : joined;
     };
   }
   if (type !== 'amount')

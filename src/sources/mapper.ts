@@ -10,7 +10,7 @@ import {
 } from '../contract/index.js';
 import type { CellFormats, Converted } from './convert.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
-import { DerivedIds } from './identity.js';
+import { DerivedIds, IDENTITY_FIELDS, identityContent } from './identity.js';
 import type { KindPayload, MapOutcome } from './record.js';
 import type { Columns, SourceRow } from './row.js';
 import { compileDateFormat } from './values/date.js';
@@ -73,7 +73,14 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
   });
   const schema = compiled(SCHEMAS[feed.kind]);
   const amountField = AMOUNT_FIELD[feed.kind];
-  const ids = new DerivedIds('erpb-');
+  const scheme = feed.identityScheme;
+  const ids = new DerivedIds(scheme);
+  // Scheme 2: the identity fields' converted values, kept per row in sorted-field order.
+  const identityFields = IDENTITY_FIELDS[feed.kind];
+  const slotOf = new Map(identityFields.map((field, i) => [field, i]));
+  const readerSlots = readers.map(([field]) => slotOf.get(field) ?? -1);
+  const implicitSlots = implicit.map(([field]) => slotOf.get(field) ?? -1);
+  const identityValues: (Converted | undefined)[] = new Array(identityFields.length);
   const sendsExternalId = feed.kind !== 'plans';
 
   const amountReader = readers.find(([field]) => field === amountField)?.[1];
@@ -91,15 +98,25 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
     const payload: Record<string, unknown> = {};
     const problems: string[] = [];
     let amount: string | undefined;
-    for (const [field, read] of readers) {
+    identityValues.fill(undefined);
+    for (let r = 0; r < readers.length; r++) {
+      const [field, read] = readers[r] as [string, FieldReader];
       const result = read(row);
       if (!result.ok) problems.push(result.reason);
       else if (result.value !== undefined) {
         payload[field] = (result.value as Converted).value;
         if (field === amountField) amount = result.value.decimal;
+        const slot = readerSlots[r] ?? -1;
+        if (slot >= 0) identityValues[slot] = result.value;
       }
     }
-    for (const [field, value] of implicit) payload[field] ??= value;
+    for (let i = 0; i < implicit.length; i++) {
+      const [field, value] = implicit[i] as [string, string | number | boolean];
+      if (payload[field] !== undefined) continue;
+      payload[field] = value;
+      const slot = implicitSlots[i] ?? -1;
+      if (slot >= 0) identityValues[slot] = { value };
+    }
     const sourceId = typeof payload.externalId === 'string' ? payload.externalId : undefined;
     if (problems.length > 0) {
       return {
@@ -114,7 +131,13 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
         },
       };
     }
-    const externalId = sourceId ?? ids.next(`${feed.kind}\u0000${JSON.stringify(payload)}`);
+    const externalId =
+      sourceId ??
+      ids.next(
+        scheme === 1
+          ? `${feed.kind}\u0000${JSON.stringify(payload)}`
+          : identityContent(feed.kind, identityFields, identityValues),
+      );
     if (!sendsExternalId) delete payload.externalId;
     else payload.externalId = externalId;
     const valid = schema.safeParse(payload);

@@ -67,7 +67,9 @@ export async function importFile(
   // Why nothing of the file can be sent when its settings could not be prepared.
   let unprepared: { code: string; message: string } | undefined;
   try {
-    settings = await ports.prepare(feed);
+    // A run stopped before its first file (e.g. changed identity settings) prepares nothing: for
+    // transactions that could create the target bank account.
+    if (!(await run.stopReason())) settings = await ports.prepare(feed);
   } catch (error) {
     const stop = error instanceof RunStopError ? error : stopFor(error);
     if (stop) await run.stop({ code: stop.code, message: stop.message, exitCode: stop.exitCode });

@@ -7,7 +7,7 @@ import { loadFeedFile } from '../../src/config/load-feed.js';
 import { MemoryGate } from '../../src/gate/memory-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { RunAlerts } from '../../src/ops/alerts/feed-alerts.js';
-import { type FeedRunResult, runFeed } from '../../src/runner/in-process.js';
+import { type FeedRunResult, type RunnerDeps, runFeed } from '../../src/runner/in-process.js';
 import { createFaultInjector, parseFaultConfig } from '../../src/sandbox/faults.js';
 import type { FaultConfigInput } from '../../src/sandbox/faults-config.js';
 import type { Seed } from '../../src/sandbox/seed.js';
@@ -92,7 +92,12 @@ export async function syncHarness<F extends Front = Front>(
   const reportDir = mkdtempSync(join(tmpdir(), 'erp-bridge-reports-'));
 
   /** One `sync` of the feed; with `alerts`, judged as the command judges it. */
-  async function run(feedFile: string, dryRun = false, alerts?: RunAlerts): Promise<HarnessRun> {
+  async function run(
+    feedFile: string,
+    dryRun = false,
+    alerts?: RunAlerts,
+    extra: Pick<RunnerDeps, 'identity'> = {},
+  ): Promise<HarnessRun> {
     const loaded = await loadFeedFile(feedFile);
     const result = await runFeed(loaded, dryRun, {
       client,
@@ -101,6 +106,7 @@ export async function syncHarness<F extends Front = Front>(
       gate,
       reportDir,
       ...(alerts ? { alerts } : {}),
+      ...extra,
     });
     const outcomes = readFileSync(result.files.ndjson, 'utf8')
       .split('\n')

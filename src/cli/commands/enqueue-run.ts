@@ -8,6 +8,7 @@ export interface EnqueueFlags {
   file?: string;
   reimport: boolean;
   dryRun: boolean;
+  acceptNewIdentity: boolean;
 }
 
 export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise<ExitCode> {
@@ -24,7 +25,12 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
     for (const loaded of feeds) {
       const results = await enqueueFeed(
         loaded,
-        { ...(flags.file ? { file: flags.file } : {}), reimport: flags.reimport, dryRun: flags.dryRun },
+        {
+          ...(flags.file ? { file: flags.file } : {}),
+          reimport: flags.reimport,
+          dryRun: flags.dryRun,
+          acceptNewIdentity: flags.acceptNewIdentity,
+        },
         {
           registry: fleet.registry,
           store: fleet.store,

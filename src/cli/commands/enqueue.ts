@@ -10,6 +10,11 @@ export function registerEnqueueCommand(program: Command): void {
     .option('--file <file>', 'only this export file')
     .option('--reimport', 'import again even if this version of the file was imported before', false)
     .option('--dry-run', 'the runs validate and map only; nothing is written to the service', false)
+    .option(
+      '--accept-new-identity',
+      "the runs go on although the feed's identity settings changed (see docs/identity.md)",
+      false,
+    )
     .action(async (feedFiles: string[], flags: EnqueueFlags) => {
       // Loaded on use: the fleet's modules (BullMQ, Redis, the admin server) stay out of other commands.
       const { enqueue } = await import('./enqueue-run.js');

@@ -10,6 +10,7 @@ import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
 import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
 import { type FeedRunResult, runFeed } from '../../runner/in-process.js';
 import { expandGlob } from '../../sources/glob.js';
+import { FileIdentityStore } from '../../sync/identity/file-store.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { countLines, ProgressBar } from '../progress.js';
@@ -21,6 +22,7 @@ interface SyncFlags {
   logFormat?: LogFormat;
   logLevel: string;
   progress: boolean;
+  acceptNewIdentity: boolean;
 }
 
 /** The exit code of a finished sync: the worst of its runs. */
@@ -54,6 +56,11 @@ export function registerSyncCommand(program: Command): void {
     )
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info')
     .option('--no-progress', 'no progress bar even on a TTY')
+    .option(
+      '--accept-new-identity',
+      "go on although the feed's identity settings changed (derived IDs change: see docs/identity.md)",
+      false,
+    )
     .action(async (feedFiles: string[], flags: SyncFlags) => {
       process.exitCode = await sync(feedFiles, flags);
     });
@@ -101,6 +108,8 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     store: new FileFeedHealthStore(join(flags.reportDir, '.feed-health.json'), logger),
     logger,
   });
+  // What the feeds' derived IDs depend on, kept beside their reports like their health.
+  const identityStore = new FileIdentityStore(flags.reportDir);
   const abort = new AbortController();
   // Every chunk of every feed listens on this one signal (its request, a retry wait): past 10
   // listeners Node would warn of a leak that is not one.
@@ -120,6 +129,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
           reportDir: flags.reportDir,
           signal: abort.signal,
           alerts,
+          identity: { store: identityStore, accept: flags.acceptNewIdentity },
           ...(bar ? { onProgress: ({ records }: { records: number }) => bar.advance(records) } : {}),
         }),
       ),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from '../../../src/config/load-feed.js';
 import { readCsv } from '../../../src/sources/csv-reader.js';
@@ -76,11 +77,28 @@ describe('compileMapper', () => {
     const first = await mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'), csv);
     const again = await mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'), csv);
     const ids = first.map((o) => (o.kind === 'mapped' ? o.record.externalId : ''));
-    expect(ids[0]).toMatch(/^erpb-[\w-]{22}-1$/);
+    expect(ids[0]).toMatch(/^erpb2-[\w-]{22}-1$/);
     expect(ids[1]).toBe(ids[0]?.replace(/-1$/, '-2'));
     expect(ids[2]).toMatch(/-1$/);
     expect(new Set(ids).size).toBe(3);
     expect(again.map((o) => (o.kind === 'mapped' ? o.record.externalId : ''))).toEqual(ids);
+  });
+
+  it('identityScheme 1 derives the IDs of before scheme 2, byte for byte; a category is outside scheme 2', async () => {
+    const csv = 'Datum;Betrag;Text;Kat\n01.02.2026;-5,00;Kaffee;7\n';
+    const mapping = '  bookingDate: Datum\n  amount: Betrag\n  purpose: Text\n  categoryId: Kat';
+    const [v1] = await mapAll(txFeed(mapping, 'identityScheme: 1'), csv);
+    if (v1?.kind !== 'mapped') throw new Error('not mapped');
+    const { externalId: _, ...payload } = v1.record.payload as unknown as Record<string, unknown>;
+    const hash = createHash('sha256')
+      .update(`transactions\u0000${JSON.stringify(payload)}`)
+      .digest('base64url');
+    expect(v1.record.externalId).toBe(`erpb-${hash.slice(0, 22)}-1`);
+    const [withCategory] = await mapAll(txFeed(mapping), csv);
+    const [without] = await mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'), csv);
+    expect(withCategory?.kind === 'mapped' && withCategory.record.externalId).toBe(
+      without?.kind === 'mapped' && without.record.externalId,
+    );
   });
 
   it('combines debit/credit columns and sign columns exactly', async () => {

@@ -386,7 +386,7 @@ describe('derived externalIds', () => {
     const outcomes = await readFile(feed, csv('Datum;Betrag;Text', KANTINE, KANTINE, KANTINE));
     const [first] = await ids(KANTINE);
     const base = first?.replace(/-1$/, '');
-    expect(base).toMatch(/^erpb-[\w-]{22}$/);
+    expect(base).toMatch(/^erpb2-[\w-]{22}$/);
     expect(outcomes).toEqual(
       [1, 2, 3].map((occurrence) => ({
         kind: 'mapped',

@@ -1,0 +1,76 @@
+import type { Feed, FieldMapping } from '../../config/feed.js';
+import { IDENTITY_FIELDS } from '../../sources/identity.js';
+
+/**
+ * The settings of a feed that derived IDs depend on, as stored with the feed's run state: the
+ * identity scheme and, per field that feeds into the identity, where its value comes from. Not
+ * what scheme 2 is built to ignore: join separators, number and date formats, the encoding.
+ */
+export interface IdentitySettings {
+  scheme: 1 | 2;
+  /** Field -> readable description of its source, e.g. `columns ["Buchungstext", "Verwendungszweck"]`. */
+  fields: Record<string, string>;
+}
+
+const ref = (r: string | number) => JSON.stringify(r);
+
+/** How a mapping fills its field, minus what does not change a scheme-2 identity. */
+function describe(mapping: FieldMapping, withFormatting: boolean): string {
+  if (typeof mapping === 'string') return `column ${ref(mapping)}`;
+  if ('const' in mapping) return `const ${JSON.stringify(mapping.const)}`;
+  if ('columns' in mapping)
+    return `columns [${mapping.columns.map(ref).join(', ')}]${withFormatting ? ` separator ${JSON.stringify(mapping.separator)}` : ''}`;
+  if ('debit' in mapping) return `debit ${ref(mapping.debit)} credit ${ref(mapping.credit)}`;
+  if ('sign' in mapping)
+    return `column ${ref(mapping.column)} sign ${ref(mapping.sign.column)} negative ${JSON.stringify(mapping.sign.negative)} positive ${JSON.stringify(mapping.sign.positive)}`;
+  let text = `column ${ref(mapping.column)}`;
+  if (mapping.map) text += ` map ${JSON.stringify(mapping.map)}`;
+  if (mapping.default !== undefined) text += ` default ${JSON.stringify(mapping.default)}`;
+  return text;
+}
+
+/**
+ * The feed's identity settings. Scheme 2: the identity fields only. Scheme 1 hashed every mapped
+ * field's value as sent, separators and decoded text included, so there every mapped field (with
+ * its separator) and the encoding count.
+ */
+export function identitySettings(feed: Feed): IdentitySettings {
+  const scheme = feed.identityScheme;
+  const fields: Record<string, string> = {};
+  const names =
+    scheme === 2
+      ? IDENTITY_FIELDS[feed.kind]
+      : Object.keys(feed.mapping)
+          .filter((f) => f !== 'externalId')
+          .sort();
+  for (const field of names) {
+    const mapping = feed.mapping[field];
+    if (mapping !== undefined) fields[field] = describe(mapping, scheme === 1);
+  }
+  if (scheme === 1) fields['source.encoding'] = feed.source.encoding;
+  return { scheme, fields };
+}
+
+/**
+ * What changed between two settings in a way that changes derived IDs, one readable line each
+ * (e.g. `purpose: columns ["Verwendungszweck"] -> columns ["Buchungstext"]`); empty when nothing did.
+ * `previous` undefined fields: a feed that ran before settings were stored (scheme 1, unknown).
+ */
+export function identityChanges(
+  previous: { scheme: 1 | 2; fields?: Record<string, string> },
+  next: IdentitySettings,
+): string[] {
+  const changes: string[] = [];
+  if (previous.scheme !== next.scheme) {
+    changes.push(`identity scheme: ${previous.scheme} -> ${next.scheme}`);
+    return changes; // every derived ID changes; the field lines would only repeat that
+  }
+  if (!previous.fields) return changes; // same scheme, settings unknown: nothing to compare
+  const names = [...new Set([...Object.keys(previous.fields), ...Object.keys(next.fields)])].sort();
+  for (const field of names) {
+    const before = previous.fields[field];
+    const after = next.fields[field];
+    if (before !== after) changes.push(`${field}: ${before ?? '(not mapped)'} -> ${after ?? '(not mapped)'}`);
+  }
+  return changes;
+}
