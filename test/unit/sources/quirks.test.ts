@@ -346,7 +346,7 @@ describe('columns', () => {
     expect(await read(txFeed(), DUPLICATED)).toEqual([
       invalid(
         2,
-        'the feed\'s mapping does not fit this file: column "Text" appears more than once (positions 3, 5); address it by position, e.g. {column: 3}',
+        'the feed\'s mapping does not fit this file: mapping.purpose: column "Text" appears more than once (positions 3, 5); address it by position, e.g. {column: 3}',
       ),
     ]);
   });
