@@ -42,7 +42,6 @@ describe('expandGlob and symbolic links', () => {
     symlinkSync(join(root, 'real'), join(root, 'linked'));
     symlinkSync(root, join(root, 'real', 'up'));
     const files = await expandGlob(join(root, '*', '*.csv'));
-    expect(files).toEqual([join(root, 'linked', 'a.csv')].length ? files : []);
     expect(files.map((f) => f.slice(root.length))).toEqual(['/linked/a.csv']);
   });
 });
