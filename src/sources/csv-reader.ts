@@ -155,10 +155,12 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
       const broken = nextLine;
       // Rows held back as possible footer lines come before the broken one: they are data.
       for (const row of footer.splice(0)) release(row);
-      ready.push({
-        kind: 'problem',
-        problem: { file, line: broken, problem: brokenRow(error, source, broken) },
-      });
+      // Before a header found by headerPattern, a broken line is preamble (a bank's free text).
+      if (header || !headerPattern)
+        ready.push({
+          kind: 'problem',
+          problem: { file, line: broken, problem: brokenRow(error, source, broken) },
+        });
       nextLine = broken + 1;
       core = newCore(options);
       const rest = textFromLine(retained, nextLine);

@@ -117,3 +117,15 @@ describe('field count', () => {
     ]);
   });
 });
+
+describe('a preamble before headerPattern', () => {
+  it('skips a preamble line with a quote never closed and reads the rows after the header', async () => {
+    const text = ['Konto;"Giro ohne Ende', 'Zeitraum;Februar', 'id;text', 'R1;a', 'R2;b'].join('\n');
+    const { rows, problems } = await read(text, { headerPattern: '^id;' });
+    expect(problems).toEqual([]);
+    expect(rows).toEqual([
+      { line: 4, id: 'R1', text: 'a' },
+      { line: 5, id: 'R2', text: 'b' },
+    ]);
+  });
+});
