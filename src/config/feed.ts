@@ -64,6 +64,14 @@ export const Source = z
     skipRowsMatching: z.array(z.string()).default([]),
     /** Trailing lines that are never records (e.g. a closing balance line). */
     skipFooterLines: z.int().nonnegative().default(0),
+    /**
+     * Largest CSV row in bytes (UTF-8): a longer row (an oversized cell, a quote never closed) is
+     * rejected alone with its line and reading goes on at the next line. docs/reading-exports.md.
+     */
+    maxRowBytes: z
+      .int()
+      .positive()
+      .default(1024 * 1024),
   })
   .superRefine((source, ctx) => {
     for (const [key, pattern] of [

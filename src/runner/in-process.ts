@@ -106,7 +106,9 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     });
 
   const files: ReportedFile[] = [];
-  const paths = await expandGlob(loaded.sourceGlob);
+  const paths = await expandGlob(loaded.sourceGlob, (p) =>
+    logger.warn({ glob: loaded.sourceGlob, path: p.path }, `export file left out: ${p.problem}`),
+  );
   if (paths.length === 0)
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
   // Before anything is sent (even the target bank account): a change of the identity settings

@@ -51,29 +51,81 @@ function constant(
   return typeof value === 'string' ? convertCell(type, value, formats) : parsed({ value });
 }
 
-/** Compiles one field's mapping against the file's columns (checked once, not per row). */
+/** Control characters (C0, DEL, C1): never part of an id a person typed. */
+const CONTROL = /\p{Cc}/u;
+
+/** A cell quoted with every control character visible (JSON leaves C1 and DEL raw). */
+function escaped(text: string): string {
+  return JSON.stringify(text).replace(
+    /\p{Cc}/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * Why a source ID cell cannot be an externalId as it stands, or undefined. Trimming or cleaning
+ * it would let two different cells ("K-1" and "K-1 ") collide into one record.
+ */
+function idProblem(text: string): string | undefined {
+  if (CONTROL.test(text)) return `contains a control character`;
+  if (text !== text.trim()) return `has leading or trailing whitespace`;
+  return undefined;
+}
+
+/**
+ * Compiles one field's mapping against the file's columns (checked once, not per row). A
+ * `required` field (KIND_FIELDS) whose cells are empty is refused naming the field and column.
+ */
 export function fieldReader(
   field: string,
   mapping: FieldMapping,
   type: FieldType,
   columns: Columns | undefined,
   formats: CellFormats,
+  required = false,
+): FieldReader {
+  try {
+    return compileField(field, mapping, type, columns, formats, required);
+  } catch (error) {
+    // Name the mapping entry: "mapping.amount: column "Betrag" is not in the header; ...".
+    if (error instanceof SourceLayoutError && !error.message.startsWith(`${field}:`))
+      throw new SourceLayoutError(`mapping.${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+function compileField(
+  field: string,
+  mapping: FieldMapping,
+  type: FieldType,
+  columns: Columns | undefined,
+  formats: CellFormats,
+  required: boolean,
 ): FieldReader {
   const at = (ref: ColumnRef) => `${field} (${describe(ref)})`;
   const withContext = (ref: ColumnRef, result: Parsed<Converted | undefined>) =>
     result.ok ? result : failed(`${at(ref)}: ${result.reason}`);
+  const empty = (refs: readonly ColumnRef[]): Parsed<Converted | undefined> =>
+    required
+      ? failed(`${field} (${refs.map(describe).join(', ')}): required, but the cell is empty`)
+      : parsed(undefined);
 
   if (typeof mapping === 'string' || ('column' in mapping && !('sign' in mapping))) {
     const spec = typeof mapping === 'string' ? { column: mapping } : mapping;
     checkColumn(spec.column, columns);
     const cell = cellOf(spec.column, columns);
+    const isId = field === 'externalId';
     return (row) => {
       const text = cell(row);
       const key = text === undefined ? '' : text.trim();
       if (text === undefined || key === '')
         return spec.default === undefined
-          ? parsed(undefined)
+          ? empty([spec.column])
           : withContext(spec.column, constant(spec.default, type, formats));
+      if (isId) {
+        const problem = idProblem(text);
+        if (problem) return failed(`${at(spec.column)}: ${escaped(text)} ${problem}`);
+      }
       if (spec.map && key in spec.map)
         return withContext(spec.column, constant(spec.map[key] ?? null, type, formats));
       return withContext(spec.column, convertCell(type, type === 'string' ? key : text, formats));
@@ -90,7 +142,7 @@ export function fieldReader(
     const cells = mapping.columns.map((ref) => cellOf(ref, columns));
     return (row) => {
       const parts = cells.map((cell) => cell(row)?.trim()).filter((t): t is string => !!t);
-      if (!parts.length) return parsed(undefined);
+      if (!parts.length) return empty(mapping.columns);
       const joined = convertCell(type, parts.join(mapping.separator), formats);
       return joined.ok && type === 'string' ? parsed({ ...joined.value, parts }) : joined;
     };
@@ -130,7 +182,7 @@ export function fieldReader(
   const signCell = cellOf(sign.column, columns);
   return (row) => {
     const text = amountCell(row);
-    if (!present(text)) return parsed(undefined);
+    if (!present(text)) return empty([column]);
     const amount = convertCell('amount', text, formats);
     if (!amount.ok) return failed(`${at(column)}: ${amount.reason}`);
     const marker = signCell(row)?.trim().toUpperCase() ?? '';

@@ -1,15 +1,28 @@
-import { readdir } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+
+/** A path the glob matched but cannot use: a symbolic link loop, a dangling link, a second name of a file. */
+export interface GlobProblem {
+  path: string;
+  problem: string;
+}
 
 /**
  * Expands a feed's source glob: `*` and `?` within path segments (no `**`), e.g.
  * /srv/exports/acme/bank-*.csv. Matches are files only, sorted by name, so runs are reproducible.
+ * Symbolic links are followed (exports are often linked into the feed's folder); a link that
+ * loops or points nowhere is reported to `onProblem` and left out, and a file reached under two
+ * names (a link beside its target) is read once, under its first name.
  */
-export async function expandGlob(pattern: string): Promise<string[]> {
+export async function expandGlob(
+  pattern: string,
+  onProblem: (problem: GlobProblem) => void = () => {},
+): Promise<string[]> {
   const absolute = resolve(pattern);
   const parts = absolute.split(sep);
   const firstWild = parts.findIndex((p) => /[*?]/.test(p));
-  if (firstWild < 0) return (await isFile(absolute)) ? [absolute] : [];
+  if (firstWild < 0) return (await kindOf(absolute, onProblem)) === 'file' ? [absolute] : [];
   let bases = [parts.slice(0, firstWild).join(sep) || sep];
   for (let i = firstWild; i < parts.length; i++) {
     const segment = parts[i] as string;
@@ -17,15 +30,68 @@ export async function expandGlob(pattern: string): Promise<string[]> {
     const matcher = segmentMatcher(segment);
     const next: string[] = [];
     for (const base of bases) {
-      const entries = await readdir(base, { withFileTypes: true }).catch(() => []);
+      const entries: Dirent[] = await readdir(base, { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {
         if (!matcher(entry.name)) continue;
-        if (last ? entry.isFile() : entry.isDirectory()) next.push(join(base, entry.name));
+        const path = join(base, entry.name);
+        const kind = entry.isSymbolicLink()
+          ? await kindOf(path, onProblem)
+          : entry.isFile()
+            ? 'file'
+            : entry.isDirectory()
+              ? 'directory'
+              : 'other';
+        if (kind === (last ? 'file' : 'directory')) next.push(path);
       }
     }
     bases = next;
   }
-  return bases.sort();
+  return onceEach(bases.sort(), onProblem);
+}
+
+type Kind = 'file' | 'directory' | 'other' | 'missing';
+
+/** What a path is once its links are followed; a loop or a dangling link is reported. */
+async function kindOf(path: string, onProblem: (problem: GlobProblem) => void): Promise<Kind> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP')
+      onProblem({ path, problem: 'symbolic link loop (it leads back to itself); not read' });
+    else if (code === 'ENOENT') {
+      // A plain missing path is simply no match; only a link whose target is gone is worth a word.
+      const linked = await realpath(path).catch((e: NodeJS.ErrnoException) => e.code);
+      if (linked === 'ENOENT' && (await isLink(path)))
+        onProblem({ path, problem: 'symbolic link to a missing file; not read' });
+    } else onProblem({ path, problem: `cannot be read: ${(error as Error).message}` });
+    return 'missing';
+  }
+}
+
+async function isLink(path: string): Promise<boolean> {
+  return lstat(path).then(
+    (info) => info.isSymbolicLink(),
+    () => false,
+  );
+}
+
+/** The matches with each real file once: reading a file twice under two names would double it. */
+async function onceEach(paths: string[], onProblem: (problem: GlobProblem) => void): Promise<string[]> {
+  const seen = new Map<string, string>();
+  const out: string[] = [];
+  for (const path of paths) {
+    const real = await realpath(path).catch(() => path);
+    const first = seen.get(real);
+    if (first !== undefined) {
+      onProblem({ path, problem: `the same file as ${first} (a symbolic link); read once, as ${first}` });
+      continue;
+    }
+    seen.set(real, path);
+    out.push(path);
+  }
+  return out;
 }
 
 function segmentMatcher(segment: string): (name: string) => boolean {
@@ -36,9 +102,4 @@ function segmentMatcher(segment: string): (name: string) => boolean {
     .replace(/\?/g, '[^/]');
   const regex = new RegExp(`^${source}$`);
   return (name) => regex.test(name);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  const entries = await readdir(dirname(path), { withFileTypes: true }).catch(() => []);
-  return entries.some((e) => e.isFile() && join(dirname(path), e.name) === path);
 }

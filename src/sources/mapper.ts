@@ -48,7 +48,7 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
   for (const [field, spec] of Object.entries(fields)) {
     const mapping = feed.mapping[field];
     if (mapping !== undefined)
-      readers.push([field, fieldReader(field, mapping, spec.type, columns, formats)]);
+      readers.push([field, fieldReader(field, mapping, spec.type, columns, formats, spec.required)]);
     else if (spec.implicit !== undefined) implicit.push([field, spec.implicit]);
   }
   if (feed.kind === 'plans' && feed.mapping.replaceCurrentValuesForThePeriod === undefined) {

@@ -16,12 +16,18 @@ export interface RecordStream {
   batches: AsyncIterable<readonly MapOutcome[]>;
   /** sha256 of the file, known once `batches` has been read to the end. */
   sha256: Promise<string>;
+  /**
+   * Why the feed's mapping does not fit this file's header (a mapped column missing, a column
+   * named twice), once a batch has shown it: the file stops (exit 2), its rows are all rejected.
+   */
+  layoutProblem?(): string | undefined;
 }
 
 /**
  * Streams an export file as mapped records. Nothing is dropped silently: a row that cannot be
  * read becomes a rejection (UNREADABLE_ROW), and when the mapping does not fit the file's header
- * every row is rejected with that reason, so the report still accounts for each line.
+ * every row is rejected with that reason, so the report still accounts for each line, and
+ * `layoutProblem` tells the import to stop (importFile).
  */
 export function openRecords(feed: Feed, file: string): RecordStream {
   const { text, sha256 } = openText(file, feed.source.encoding);
@@ -35,9 +41,9 @@ export function openRecords(feed: Feed, file: string): RecordStream {
     batches = oneByOne(readJsonl(file, text));
   }
 
+  let layoutProblem: string | undefined;
   async function* mapped(): AsyncGenerator<MapOutcome[]> {
     let mapper: RecordMapper | undefined;
-    let layoutProblem: string | undefined;
     for await (const batch of batches) {
       const out: MapOutcome[] = [];
       for (const item of batch) {
@@ -71,7 +77,7 @@ export function openRecords(feed: Feed, file: string): RecordStream {
       if (out.length > 0) yield out;
     }
   }
-  return { file, batches: mapped(), sha256 };
+  return { file, batches: mapped(), sha256, layoutProblem: () => layoutProblem };
 }
 
 async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {

@@ -111,7 +111,15 @@ export async function importFile(
       });
   };
   const chunker = new Chunker<MappedRecord>();
-  for await (const batch of stream.batches)
+  let layoutStopped = false;
+  for await (const batch of stream.batches) {
+    // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
+    // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
+    const layout = layoutStopped ? undefined : stream.layoutProblem?.();
+    if (layout) {
+      layoutStopped = true;
+      await run.stop({ code: 'SOURCE_LAYOUT', message: `${file}: ${layout}`, exitCode: 2 });
+    }
     for (const outcome of batch) {
       records++;
       const report = reportable(outcome);
@@ -126,6 +134,7 @@ export async function importFile(
         if (full) await handOver(full);
       }
     }
+  }
   const last = chunker.rest();
   if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);

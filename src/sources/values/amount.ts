@@ -23,7 +23,9 @@ const SHAPES: Record<DecimalSeparator, RegExp> = {
  * Parses an amount as exports write it: decimal comma or point (as configured), thousands
  * separators in groups of three ('.', ',', space, apostrophe), currency symbols or codes, a
  * leading or trailing sign ("22,59-"), or parentheses for negatives. Strict where a misreading
- * would change the value: with a decimal comma, "1.5" is refused rather than read as 15.
+ * would change the value: with a decimal comma, "1.5" is refused rather than read as 15; more
+ * than one sign ("--5,00", "- 5,00 -", "+-5") or a sign with parentheses is refused, since
+ * reading them cancelled the signs out and booked a debit as a credit.
  * A value a JSON number cannot carry exactly is refused, never rounded.
  */
 export function parseAmount(text: string, decimalSeparator: DecimalSeparator): Parsed<Amount> {
@@ -35,18 +37,27 @@ export function parseAmount(text: string, decimalSeparator: DecimalSeparator): P
   if (!match) {
     let s = trimmed.replace(/\u00a0|\u202f/g, ' ');
     if (s === '') return failed('expected an amount, found an empty cell');
-    if (/^\(.*\)$/.test(s)) {
+    const bracketed = /^\(.*\)$/.test(s);
+    if (bracketed) {
       negative = true;
       s = s.slice(1, -1).trim();
     }
     // Sign and currency may come in either order ("-$26.67", "$-26.67", "EUR 22,59-").
+    let signs = 0;
     for (let pass = 0; pass < 2; pass++) {
       s = s.replace(CURRENCY_AFFIX, '').trim();
-      const sign = /^([+-])\s*|\s*([+-])$/.exec(s);
-      if (sign) {
-        if ((sign[1] ?? sign[2]) === '-') negative = !negative;
-        s = s.replace(/^[+-]\s*|\s*[+-]$/, '').trim();
+      for (const sign of [/^([+-])\s*/, /\s*([+-])$/]) {
+        const found = sign.exec(s);
+        if (!found) continue;
+        signs++;
+        if (found[1] === '-') negative = true;
+        s = s.replace(sign, '');
       }
+    }
+    if (signs > 1 || (bracketed && signs > 0)) {
+      return failed(
+        `"${text}" has ${bracketed ? 'a sign and parentheses' : 'more than one sign'}; an amount has one sign at most (e.g. -5,00, 5,00- or (5,00))`,
+      );
     }
     match = shape.exec(s);
   }

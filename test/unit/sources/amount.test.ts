@@ -64,3 +64,33 @@ describe('parseAmount', () => {
     expect(ok('-0,00', ',').decimal).toBe('0');
   });
 });
+
+describe('parseAmount never flips a sign (issue 18, case 6)', () => {
+  it.each([
+    ['--5,00', ','],
+    ['- 5,00 -', ','],
+    ['+-5', ','],
+    ['-+5', ','],
+    ['-5,00-', ','],
+    ['5,00--', ','],
+    ['(-5,00)', ','],
+    ['(5.00)-', '.'],
+    ['-EUR -5,00', ','],
+  ] as const)('refuses %s, quoting the cell', (text, sep) => {
+    expect(reason(text, sep)).toContain(`"${text}"`);
+  });
+
+  it.each([
+    ['-5,00', '-5'],
+    ['- 5,00', '-5'],
+    ['5,00-', '-5'],
+    ['5,00 -', '-5'],
+    ['+5,00', '5'],
+    ['5,00+', '5'],
+    ['(5,00)', '-5'],
+    ['EUR 5,00-', '-5'],
+    ['-5,00 EUR', '-5'],
+  ])('reads the one-sign form %s as %s', (text, decimal) => {
+    expect(ok(text, ',').decimal).toBe(decimal);
+  });
+});

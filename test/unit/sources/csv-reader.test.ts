@@ -101,9 +101,9 @@ describe('readCsv', () => {
     expect(columns?.indexOf(4)).toBeUndefined();
   });
 
-  it('reports an unreadable rest of file as a problem with its line instead of throwing', async () => {
+  it('reports a row with a quote never closed as a problem with its line instead of throwing', async () => {
     const { problems } = await rows(file('a;b\n1;"unclosed\n'));
-    expect(problems[0]).toMatch(/CSV cannot be read from here on/);
+    expect(problems).toEqual([expect.stringMatching(/^2: a quote \("\) opened .* never closed/)]);
   });
 });
 
