@@ -51,6 +51,7 @@ export function readCsv(file: string, text: NodeJS.ReadableStream, source: Sourc
  */
 export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source: Source): CsvBatchResult {
   const parser = text.pipe(parse(csvParseOptions(source)));
+  text.on('error', (error) => parser.destroy(error)); // pipe() does not pass a read or decode error on
   let resolveColumns: (columns: Columns | undefined) => void = () => {};
   const columns = new Promise<Columns | undefined>((resolve) => {
     resolveColumns = resolve;

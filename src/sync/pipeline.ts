@@ -1,7 +1,10 @@
+import type { Logger } from 'pino';
 import { ApiError } from '../client/index.js';
 import type { Feed } from '../config/feed.js';
+import { FileStopError } from '../sources/file-stop.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
+import type { FileEncoding } from '../sources/text-encoding.js';
 import { Chunker } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
@@ -28,6 +31,8 @@ export interface ImportPorts {
   dispatch(chunk: Chunk): Promise<void>;
   /** Resolves the chunk settings (e.g. finds or creates the target bank account). */
   prepare(feed: Feed): Promise<ChunkSettings>;
+  /** Hears why a file was stopped (the jobs pass their logger). */
+  logger?: Pick<Logger, 'error'>;
 }
 
 export interface ImportResult {
@@ -35,6 +40,8 @@ export interface ImportResult {
   sha256: string;
   records: number;
   chunks: number;
+  /** The encoding the file was read with; undefined when it could not be decoded. */
+  encoding?: FileEncoding;
 }
 
 function reportable(outcome: MapOutcome): RecordOutcome | undefined {
@@ -109,25 +116,37 @@ export async function importFile(
       });
   };
   const chunker = new Chunker<MappedRecord>();
-  for await (const batch of stream.batches)
-    for (const outcome of batch) {
-      records++;
-      const report = reportable(outcome);
-      if (report) {
-        local.push(report);
-        if (local.length >= 1000) {
-          await run.report.record(local);
-          local = [];
+  try {
+    await readBatches();
+  } catch (error) {
+    // A file that cannot be read as configured (its encoding): nothing of it is sent, and the
+    // run stops with exit code 2 naming the file and what to change.
+    if (!(error instanceof FileStopError)) throw error;
+    ports.logger?.error({ code: error.code, file }, `file stopped: ${error.message}`);
+    await run.stop({ code: error.code, message: error.message, exitCode: 2 });
+  }
+  async function readBatches() {
+    for await (const batch of stream.batches)
+      for (const outcome of batch) {
+        records++;
+        const report = reportable(outcome);
+        if (report) {
+          local.push(report);
+          if (local.length >= 1000) {
+            await run.report.record(local);
+            local = [];
+          }
+        } else if (outcome.kind === 'mapped') {
+          const full = chunker.add(outcome.record);
+          if (full) await handOver(full);
         }
-      } else if (outcome.kind === 'mapped') {
-        const full = chunker.add(outcome.record);
-        if (full) await handOver(full);
       }
-    }
+  }
   const last = chunker.rest();
   if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);
-  return { file, sha256: await stream.sha256, records, chunks };
+  const encoding = await stream.encoding;
+  return { file, sha256: await stream.sha256, records, chunks, ...(encoding ? { encoding } : {}) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { FileEncoding } from '../../sources/text-encoding.js';
 import { addDecimals, DecimalSum } from '../../sources/values/decimal.js';
 import { OUTCOMES, type Outcome, type RecordOutcome } from '../outcome.js';
 
@@ -5,6 +6,8 @@ export interface ReportedFile {
   path: string;
   sha256: string;
   records: number;
+  /** The encoding the file was read with and whether auto-detection chose it (absent: not decoded). */
+  encoding?: FileEncoding;
 }
 
 export interface ControlTotal {
