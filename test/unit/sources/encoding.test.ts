@@ -1,6 +1,8 @@
+import { writeFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { Feed, type Source } from '../../../src/config/feed.js';
+import { readCsv } from '../../../src/sources/csv-reader.js';
 import { DecodeError, decodeStream, openCheckedText } from '../../../src/sources/decode.js';
 import { EncodingError } from '../../../src/sources/file-stop.js';
 import { openRecords, recordsOf } from '../../../src/sources/open-records.js';
@@ -206,6 +208,32 @@ describe('the strict decoder (what the second pass and the benchmark decode with
     expect(error).toBeInstanceOf(DecodeError);
     expect(error).toMatchObject({ offset, byte });
     expect(text).not.toContain('\ufffd');
+  });
+});
+
+describe('a file that changes between the check and the read', () => {
+  it('ends the text with the encoding error (never U+FFFD) and the reader stops there', async () => {
+    const path = write(`${HEADER}K1;plain\r\n`);
+    const opened = await openCheckedText(path, 'auto');
+    expect(opened.encoding.name).toBe('utf-8');
+    // The export is rewritten (as Windows-1252) after the first pass found it valid UTF-8.
+    writeFileSync(path, iconv.encode(`${HEADER}K1;plain\r\nK2;Dübel\r\n`, 'win1252'));
+    const source = Feed.parse({
+      name: 'f',
+      accountId: 1,
+      kind: 'transactions',
+      source: { path: 'x', format: 'csv', delimiter: ';' },
+      bankAccount: { externalId: 'main', accountName: 'Main', bankName: 'Bank' },
+      mapping: { externalId: 'ID', bookingDate: 'D', amount: 'A' },
+    }).source;
+    const items = [];
+    for await (const item of readCsv(path, opened.text, source).items) items.push(item);
+    expect(JSON.stringify(items)).not.toContain('\ufffd');
+    expect(items.at(-1)).toMatchObject({ kind: 'problem' });
+    const failure = await opened.failure();
+    expect(failure).toBeInstanceOf(EncodingError);
+    expect(failure?.at).toEqual({ line: 3, offset: HEADER.length + 10 + 4 });
+    expect(failure?.message).toContain('the file changed while it was read');
   });
 });
 
