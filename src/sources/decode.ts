@@ -123,8 +123,8 @@ export function decodeStream(encoding: TextEncoding): Transform {
       const check = new Utf8Check();
       return textTransform(
         encoding,
-        (chunk) => check.push(chunk)?.toString('utf8') ?? check.invalidAt,
-        () => (check.end() ? undefined : check.invalidAt),
+        (chunk) => check.push(chunk)?.toString('utf8') ?? invalid(check),
+        () => (check.end() ? undefined : invalid(check)),
       );
     }
     case 'utf-16le':
@@ -132,15 +132,15 @@ export function decodeStream(encoding: TextEncoding): Transform {
       const check = new Utf16Check(encoding === 'utf-16be');
       return textTransform(
         encoding,
-        (chunk) => check.push(chunk) ?? check.invalidAt,
-        () => (check.end() ? undefined : check.invalidAt),
+        (chunk) => check.push(chunk) ?? invalid(check),
+        () => (check.end() ? undefined : invalid(check)),
       );
     }
     case 'windows-1252': {
       let offset = 0;
       return textTransform(encoding, (chunk) => {
         const at = firstUndefinedWindows1252(chunk);
-        if (at !== -1) return offset + at;
+        if (at !== -1) return { offset: offset + at, byte: chunk[at] };
         offset += chunk.length;
         return iconv.decode(chunk, 'win1252');
       });
@@ -152,32 +152,29 @@ export function decodeStream(encoding: TextEncoding): Transform {
   }
 }
 
-/**
- * A transform whose step returns a chunk's text, or the stream offset of the first invalid byte.
- * Keeps track of the bytes seen so the error can name the offending byte.
- */
+interface Invalid {
+  offset: number;
+  byte: number | undefined;
+}
+
+const invalid = (check: { invalidAt: number | undefined; invalidByte: number | undefined }): Invalid => ({
+  offset: check.invalidAt ?? 0,
+  byte: check.invalidByte,
+});
+
+/** A transform whose step returns a chunk's text, or where the first invalid byte is. */
 function textTransform(
   encoding: TextEncoding,
-  step: (chunk: Buffer) => string | number | undefined,
-  end: () => number | undefined = () => undefined,
+  step: (chunk: Buffer) => string | Invalid,
+  end: () => Invalid | undefined = () => undefined,
 ): Transform {
   let first = true;
-  let seen = 0;
-  let last: Buffer | undefined;
-  const fail = (offset: number) => {
-    // The offending byte is in this chunk or (a sequence cut at its end) the one before.
-    const chunkStart = seen - (last?.length ?? 0);
-    const byte = last && offset >= chunkStart ? last[offset - chunkStart] : undefined;
-    return new DecodeError(encoding, offset, byte);
-  };
   return new Transform({
     encoding: 'utf8',
     transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
-      last = chunk;
-      seen += chunk.length;
       const out = step(chunk);
-      if (typeof out === 'number') return done(fail(out));
-      let text = out ?? '';
+      if (typeof out !== 'string') return done(new DecodeError(encoding, out.offset, out.byte));
+      let text = out;
       if (first && text.length > 0) {
         first = false;
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -186,8 +183,8 @@ function textTransform(
       done();
     },
     flush(done: TransformCallback) {
-      const invalid = end();
-      done(invalid === undefined ? undefined : fail(invalid));
+      const failed = end();
+      done(failed ? new DecodeError(encoding, failed.offset, failed.byte) : undefined);
     },
   });
 }

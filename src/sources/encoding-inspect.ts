@@ -82,6 +82,12 @@ export async function inspectEncoding(
   const feed: FileEncoding = { name: declared, chosenBy: 'feed' };
   const label = ENCODING_LABEL[declared];
   if (declared === 'utf-16le' || declared === 'utf-16be') {
+    // The other byte order (or UTF-8) would decode without a single invalid unit, as wrong text.
+    if (scan.bom && scan.bom.encoding !== declared)
+      throw await problem(
+        0,
+        `not ${label} {at}: the file starts with a ${ENCODING_LABEL[scan.bom.encoding]} byte-order mark; set \`encoding: ${scan.bom.encoding}\` or \`auto\``,
+      );
     if (scan.notUtf16 !== undefined)
       throw await problem(
         scan.notUtf16,

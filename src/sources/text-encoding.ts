@@ -44,6 +44,8 @@ export class Utf8Check {
   private offset = 0;
   /** Offset of the first byte that is not valid UTF-8 (its first byte), once one was met. */
   invalidAt: number | undefined;
+  /** That byte. */
+  invalidByte: number | undefined;
 
   /** Checks a chunk; returns the complete, valid part (carried bytes included), or undefined once invalid. */
   push(chunk: Buffer): Buffer | undefined {
@@ -52,7 +54,9 @@ export class Utf8Check {
     const cut = bytes.length - incompleteTail(bytes);
     const complete = cut === bytes.length ? bytes : bytes.subarray(0, cut);
     if (!isUtf8(complete)) {
-      this.invalidAt = this.offset + firstInvalidUtf8(complete);
+      const at = firstInvalidUtf8(complete);
+      this.invalidAt = this.offset + at;
+      this.invalidByte = complete[at];
       return undefined;
     }
     this.carry = cut === bytes.length ? undefined : Buffer.from(bytes.subarray(cut));
@@ -62,7 +66,10 @@ export class Utf8Check {
 
   /** The end of the stream: a sequence still open there is truncated, so invalid. */
   end(): boolean {
-    if (this.invalidAt === undefined && this.carry) this.invalidAt = this.offset;
+    if (this.invalidAt === undefined && this.carry) {
+      this.invalidAt = this.offset;
+      this.invalidByte = this.carry[0];
+    }
     return this.invalidAt === undefined;
   }
 }
@@ -142,6 +149,8 @@ export class Utf16Check {
   private carry: Buffer | undefined;
   private offset = 0;
   invalidAt: number | undefined;
+  /** The first byte of the invalid code unit. */
+  invalidByte: number | undefined;
 
   constructor(private readonly bigEndian: boolean) {}
 
@@ -159,13 +168,9 @@ export class Utf16Check {
           i += 2;
           continue;
         }
-        this.invalidAt = this.offset + i;
-        return undefined;
+        return this.invalid(bytes, i);
       }
-      if (isLow(unit)) {
-        this.invalidAt = this.offset + i;
-        return undefined;
-      }
+      if (isLow(unit)) return this.invalid(bytes, i);
     }
     const complete = Buffer.from(bytes.subarray(0, cut));
     if (this.bigEndian) complete.swap16();
@@ -175,8 +180,14 @@ export class Utf16Check {
   }
 
   end(): boolean {
-    if (this.invalidAt === undefined && this.carry) this.invalidAt = this.offset;
+    if (this.invalidAt === undefined && this.carry) this.invalid(this.carry, 0);
     return this.invalidAt === undefined;
+  }
+
+  private invalid(bytes: Buffer, i: number): undefined {
+    this.invalidAt = this.offset + i;
+    this.invalidByte = bytes[i];
+    return undefined;
   }
 
   private unit(bytes: Buffer, i: number): number {

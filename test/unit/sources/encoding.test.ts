@@ -172,6 +172,12 @@ describe('a declared encoding is checked, and invalid bytes stop the file', () =
     },
   );
 
+  it('utf-16le on a file with a UTF-16BE byte-order mark stops the file instead of reading it byte-swapped', async () => {
+    const error = await refused(utf16('ID;Name\n', true), 'utf-16le');
+    expect(error.at).toEqual({ line: 1, offset: 0 });
+    expect(error.message).toContain('UTF-16BE byte-order mark; set `encoding: utf-16be` or `auto`');
+  });
+
   it('utf-16le with an unpaired surrogate stops the file', async () => {
     const bytes = Buffer.concat([utf16('ID\nK1;', false), Buffer.from([0x3d, 0xd8, 0x41, 0x00])]);
     const error = await refused(bytes, 'utf-16le', 3);
@@ -193,17 +199,21 @@ describe('the strict decoder (what the second pass and the benchmark decode with
   it.each([
     ['utf-8', Buffer.from([0x41, 0xfc, 0x42]), 1, 0xfc],
     ['utf-8', Buffer.from([0x41, 0xc3]), 1, 0xc3],
+    ['utf-8', Buffer.from([0x41, 0xe2, 0x82, 0x41]), 1, 0xe2],
     ['windows-1252', Buffer.from([0x41, 0x42, 0x9d]), 2, 0x9d],
   ] as const)('%s ends with a DecodeError instead of U+FFFD', async (encoding, bytes, offset, byte) => {
     const decoder = decodeStream(encoding);
     let text = '';
+    // One byte a write: the offending byte of a cut sequence is in an earlier chunk.
+    const chunks = [...bytes].map((b) => Buffer.from([b]));
     decoder.on('data', (part: string) => {
       text += part;
     });
     const error = await new Promise<unknown>((resolve) => {
       decoder.on('error', resolve);
       decoder.on('end', () => resolve(undefined));
-      decoder.end(bytes);
+      for (const chunk of chunks) decoder.write(chunk);
+      decoder.end();
     });
     expect(error).toBeInstanceOf(DecodeError);
     expect(error).toMatchObject({ offset, byte });
