@@ -3,7 +3,12 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { Feed, type Source } from '../../../src/config/feed.js';
 import { readCsv } from '../../../src/sources/csv-reader.js';
-import { DecodeError, decodeStream, openCheckedText } from '../../../src/sources/decode.js';
+import {
+  DecodeError,
+  decodeStream,
+  decodeWindows1252,
+  openCheckedText,
+} from '../../../src/sources/decode.js';
 import { EncodingError } from '../../../src/sources/file-stop.js';
 import { openRecords, recordsOf } from '../../../src/sources/open-records.js';
 import { fixtureWriter } from '../../support/source-files.js';
@@ -196,6 +201,13 @@ describe('a declared encoding is checked, and invalid bytes stop the file', () =
 });
 
 describe('the strict decoder (what the second pass and the benchmark decode with)', () => {
+  it('decodes every defined Windows-1252 byte as iconv-lite does', () => {
+    const defined = [...Array(256).keys()].filter((b) => ![0x81, 0x8d, 0x8f, 0x90, 0x9d].includes(b));
+    const bytes = Buffer.from(defined);
+    expect(decodeWindows1252(bytes)).toBe(iconv.decode(bytes, 'win1252'));
+    expect(decodeWindows1252(Buffer.from([0x80, 0x84, 0x93, 0x9f]))).toBe('€„“Ÿ');
+  });
+
   it.each([
     ['utf-8', Buffer.from([0x41, 0xfc, 0x42]), 1, 0xfc],
     ['utf-8', Buffer.from([0x41, 0xc3]), 1, 0xc3],
