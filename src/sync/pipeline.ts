@@ -116,37 +116,46 @@ export async function importFile(
       });
   };
   const chunker = new Chunker<MappedRecord>();
-  try {
-    await readBatches();
-  } catch (error) {
+  let stopped: FileStopError | undefined;
+  for await (const batch of untilFileStop(stream.batches, (error) => (stopped = error)))
+    for (const outcome of batch) {
+      records++;
+      const report = reportable(outcome);
+      if (report) {
+        local.push(report);
+        if (local.length >= 1000) {
+          await run.report.record(local);
+          local = [];
+        }
+      } else if (outcome.kind === 'mapped') {
+        const full = chunker.add(outcome.record);
+        if (full) await handOver(full);
+      }
+    }
+  if (stopped) {
     // A file that cannot be read as configured (its encoding): nothing of it is sent, and the
     // run stops with exit code 2 naming the file and what to change.
-    if (!(error instanceof FileStopError)) throw error;
-    ports.logger?.error({ code: error.code, file }, `file stopped: ${error.message}`);
-    await run.stop({ code: error.code, message: error.message, exitCode: 2 });
-  }
-  async function readBatches() {
-    for await (const batch of stream.batches)
-      for (const outcome of batch) {
-        records++;
-        const report = reportable(outcome);
-        if (report) {
-          local.push(report);
-          if (local.length >= 1000) {
-            await run.report.record(local);
-            local = [];
-          }
-        } else if (outcome.kind === 'mapped') {
-          const full = chunker.add(outcome.record);
-          if (full) await handOver(full);
-        }
-      }
+    ports.logger?.error({ code: stopped.code, file }, `file stopped: ${stopped.message}`);
+    await run.stop({ code: stopped.code, message: stopped.message, exitCode: 2 });
   }
   const last = chunker.rest();
   if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);
   const encoding = await stream.encoding;
   return { file, sha256: await stream.sha256, records, chunks, ...(encoding ? { encoding } : {}) };
+}
+
+/** The batches until the reader throws a FileStopError, which goes to `onStop` instead. */
+async function* untilFileStop<T>(
+  batches: AsyncIterable<T>,
+  onStop: (error: FileStopError) => void,
+): AsyncGenerator<T> {
+  try {
+    yield* batches;
+  } catch (error) {
+    if (!(error instanceof FileStopError)) throw error;
+    onStop(error);
+  }
 }
 
 /**
