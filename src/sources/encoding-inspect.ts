@@ -57,6 +57,13 @@ export async function inspectEncoding(
         );
       return { name, chosenBy: 'auto', reason: `${ENCODING_LABEL[name]} byte-order mark` };
     }
+    // The byte-order mark is the producer's word: a file that has one and is not valid UTF-8
+    // mixes encodings (e.g. two exports appended), and no single decode reads it right.
+    if (scan.bom?.encoding === 'utf-8' && scan.notUtf8 !== undefined)
+      throw await problem(
+        scan.notUtf8,
+        'starts with a UTF-8 byte-order mark but is not valid UTF-8 {at}: the file mixes encodings; export it again or save it as UTF-8',
+      );
     if (scan.notUtf8 === undefined)
       return {
         name: 'utf-8',

@@ -124,6 +124,13 @@ describe('encoding: auto (the default)', () => {
     );
   });
 
+  it('a UTF-8 byte-order mark followed by bytes that are not UTF-8 stops the file (mixed encodings)', async () => {
+    const bytes = Buffer.concat([Buffer.from(`\ufeff${HEADER}K1;`), Buffer.from([0xfc, 0x0d, 0x0a])]);
+    const error = await refused(bytes, 'auto');
+    expect(error.at).toEqual({ line: 2, offset: 3 + HEADER.length + 3 });
+    expect(error.message).toContain('starts with a UTF-8 byte-order mark but is not valid UTF-8 at line 2');
+  });
+
   it('refuses a file that is neither UTF-8 nor Windows-1252, naming the undefined byte', async () => {
     const bytes = Buffer.concat([
       Buffer.from(HEADER),
