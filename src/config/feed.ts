@@ -54,7 +54,8 @@ export const Source = z
     format: z.enum(['csv', 'jsonl']),
     delimiter: z.string().min(1).max(2).default(','),
     quote: z.string().length(1).default('"'),
-    encoding: z.enum(['utf-8', 'windows-1252', 'iso-8859-1']).default('utf-8'),
+    /** auto (default): a UTF-8 or UTF-16 byte-order mark, else valid UTF-8, else Windows-1252 (docs/encodings.md). */
+    encoding: z.enum(['auto', 'utf-8', 'windows-1252', 'iso-8859-1', 'utf-16le', 'utf-16be']).default('auto'),
     decimalSeparator: z.enum([',', '.']).default('.'),
     dateFormat: z.string().min(1).default('yyyy-MM-dd'),
     /** Preamble before the header row: skip a fixed number of lines, or up to the first line matching a pattern. */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../config/feed.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
+import type { FileEncoding } from '../sources/text-encoding.js';
 import { buildSummary, RunTally } from '../sync/report/summary.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisRunStore } from './run-store.js';
@@ -22,7 +23,7 @@ interface FinishDeps {
 export async function finishRun(
   runId: string,
   data: { feed: Feed; file: string; dryRun: boolean; retryRun?: number; onlyLines?: number[] },
-  read: { records: number; sha256: string },
+  read: { records: number; sha256: string; encoding?: FileEncoding },
   deps: FinishDeps,
   logger: Logger,
 ): Promise<void> {
@@ -42,7 +43,14 @@ export async function finishRun(
     dryRun: data.dryRun,
     startedAt: meta ? Date.parse(meta.startedAt) : Date.now(),
     finishedAt: Date.now(),
-    files: [{ path: data.file, sha256: read.sha256, records: read.records }],
+    files: [
+      {
+        path: data.file,
+        sha256: read.sha256,
+        records: read.records,
+        ...(read.encoding ? { encoding: read.encoding } : {}),
+      },
+    ],
     tally,
     ...(stop ? { stop } : {}),
     wouldSend: await deps.store.wouldSendCount(runId),

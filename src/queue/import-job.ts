@@ -26,7 +26,20 @@ export const ImportJobData = ImportFilePayload.extend({
   /** `enqueue --accept-new-identity`: go on although the feed's identity settings changed. */
   acceptNewIdentity: z.boolean().optional(),
   /** Set once the file has been read: the job then waits for its chunks and finishes the run. */
-  read: z.strictObject({ records: z.int().nonnegative(), sha256: z.string() }).optional(),
+  read: z
+    .strictObject({
+      records: z.int().nonnegative(),
+      sha256: z.string(),
+      /** The encoding the file was read with, for the summary (see src/sources/text-encoding.ts). */
+      encoding: z
+        .strictObject({
+          name: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1']),
+          chosenBy: z.enum(['auto', 'feed']),
+          reason: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 export type ImportJobData = z.input<typeof ImportJobData>;
 
@@ -153,7 +166,11 @@ export function importProcessor(deps: ImportJobDeps) {
           },
         },
       );
-      read = { records: result.records, sha256: result.sha256 };
+      read = {
+        records: result.records,
+        sha256: result.sha256,
+        ...(result.encoding ? { encoding: result.encoding } : {}),
+      };
       await job.updateData({ ...job.data, read });
     }
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();

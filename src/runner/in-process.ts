@@ -132,7 +132,12 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
         { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare },
       ),
     );
-    files.push({ path: result.file, sha256: result.sha256, records: result.records });
+    files.push({
+      path: result.file,
+      sha256: result.sha256,
+      records: result.records,
+      ...(result.encoding ? { encoding: result.encoding } : {}),
+    });
   }
   await Promise.all(inFlight);
   await new Promise<void>((resolve) => (wouldSendFile ? wouldSendFile.end(resolve) : resolve()));

@@ -1,11 +1,15 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { Feed } from '../config/feed.js';
 import { readCsvBatches } from './csv-reader.js';
-import { openText } from './decode.js';
+import { openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
+import { EncodingError } from './file-stop.js';
 import { readJsonl } from './jsonl-reader.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
 import type { MapOutcome } from './record.js';
 import type { Columns, SourceItem } from './row.js';
+import type { FileEncoding } from './text-encoding.js';
 
 export interface RecordStream {
   file: string;
@@ -21,6 +25,8 @@ export interface RecordStream {
    * named twice), once a batch has shown it: the file stops (exit 2), its rows are all rejected.
    */
   layoutProblem?(): string | undefined;
+  /** The encoding the file was read with (undefined when it could not be decoded). */
+  encoding: Promise<FileEncoding | undefined>;
 }
 
 /**
@@ -30,16 +36,46 @@ export interface RecordStream {
  * `layoutProblem` tells the import to stop (importFile).
  */
 export function openRecords(feed: Feed, file: string): RecordStream {
-  const { text, sha256 } = openText(file, feed.source.encoding);
-  let batches: AsyncIterable<readonly SourceItem[]>;
-  let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
-  if (feed.source.format === 'csv') {
-    const csv = readCsvBatches(file, text, feed.source);
-    batches = csv.batches;
-    columns = csv.columns;
-  } else {
-    batches = oneByOne(readJsonl(file, text));
+  const sha256 = deferred<string>();
+  const encoding = deferred<FileEncoding | undefined>();
+  // The reader starts when `batches` is first read: the encoding is checked (a pass over the
+  // bytes) before the first row, and a file that cannot be decoded throws its EncodingError
+  // (a FileStopError) from `batches` before any record exists.
+  async function* read(): AsyncGenerator<readonly SourceItem[]> {
+    let opened: Awaited<ReturnType<typeof openCheckedText>>;
+    try {
+      opened = await openCheckedText(file, feed.source.encoding);
+    } catch (error) {
+      encoding.resolve(undefined);
+      // A stopped file is still listed in the summary with the fingerprint of what was refused.
+      if (error instanceof EncodingError) await fileSha256(file).then(sha256.resolve, sha256.reject);
+      else sha256.reject(error);
+      throw error;
+    }
+    encoding.resolve(opened.encoding);
+    opened.sha256.then(sha256.resolve, sha256.reject);
+    let batches: AsyncIterable<readonly SourceItem[]>;
+    if (feed.source.format === 'csv') {
+      const csv = readCsvBatches(file, opened.text, feed.source);
+      batches = csv.batches;
+      columns = csv.columns;
+    } else batches = oneByOne(readJsonl(file, opened.text));
+    try {
+      for await (const batch of batches) {
+        // The decoder refused a byte (the file changed since the first pass): the reader's view
+        // of the rest is a parse error; what counts is the encoding error.
+        const failed = opened.failure();
+        if (failed) throw await failed;
+        yield batch;
+      }
+    } catch (error) {
+      throw (await opened.failure()) ?? error;
+    }
+    const failed = opened.failure();
+    if (failed) throw await failed;
   }
+  let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
+  const batches = read();
 
   let layoutProblem: string | undefined;
   async function* mapped(): AsyncGenerator<MapOutcome[]> {
@@ -77,7 +113,31 @@ export function openRecords(feed: Feed, file: string): RecordStream {
       if (out.length > 0) yield out;
     }
   }
-  return { file, batches: mapped(), sha256, layoutProblem: () => layoutProblem };
+  return {
+    file,
+    batches: mapped(),
+    sha256: sha256.promise,
+    encoding: encoding.promise,
+    layoutProblem: () => layoutProblem,
+  };
+}
+
+function deferred<T>() {
+  let resolve: (value: T) => void = () => {};
+  let reject: (error: unknown) => void = () => {};
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Callers may never await it (a reader stopped early); that must not crash the process.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {

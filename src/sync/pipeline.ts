@@ -1,7 +1,10 @@
+import type { Logger } from 'pino';
 import { ApiError } from '../client/index.js';
 import type { Feed } from '../config/feed.js';
+import { FileStopError } from '../sources/file-stop.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
+import type { FileEncoding } from '../sources/text-encoding.js';
 import { Chunker } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
@@ -28,6 +31,8 @@ export interface ImportPorts {
   dispatch(chunk: Chunk): Promise<void>;
   /** Resolves the chunk settings (e.g. finds or creates the target bank account). */
   prepare(feed: Feed): Promise<ChunkSettings>;
+  /** Hears why a file was stopped (the jobs pass their logger). */
+  logger?: Pick<Logger, 'error'>;
 }
 
 export interface ImportResult {
@@ -35,6 +40,8 @@ export interface ImportResult {
   sha256: string;
   records: number;
   chunks: number;
+  /** The encoding the file was read with; undefined when it could not be decoded. */
+  encoding?: FileEncoding;
 }
 
 function reportable(outcome: MapOutcome): RecordOutcome | undefined {
@@ -112,7 +119,8 @@ export async function importFile(
   };
   const chunker = new Chunker<MappedRecord>();
   let layoutStopped = false;
-  for await (const batch of stream.batches) {
+  let stopped: FileStopError | undefined;
+  for await (const batch of untilFileStop(stream.batches, (error) => (stopped = error))) {
     // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
     // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
     const layout = layoutStopped ? undefined : stream.layoutProblem?.();
@@ -135,10 +143,30 @@ export async function importFile(
       }
     }
   }
+  if (stopped) {
+    // A file that cannot be read as configured (its encoding): nothing of it is sent, and the
+    // run stops with exit code 2 naming the file and what to change.
+    ports.logger?.error({ code: stopped.code, file }, `file stopped: ${stopped.message}`);
+    await run.stop({ code: stopped.code, message: stopped.message, exitCode: 2 });
+  }
   const last = chunker.rest();
   if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);
-  return { file, sha256: await stream.sha256, records, chunks };
+  const encoding = await stream.encoding;
+  return { file, sha256: await stream.sha256, records, chunks, ...(encoding ? { encoding } : {}) };
+}
+
+/** The batches until the reader throws a FileStopError, which goes to `onStop` instead. */
+async function* untilFileStop<T>(
+  batches: AsyncIterable<T>,
+  onStop: (error: FileStopError) => void,
+): AsyncGenerator<T> {
+  try {
+    yield* batches;
+  } catch (error) {
+    if (!(error instanceof FileStopError)) throw error;
+    onStop(error);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { secrets } from '../../logging/secret-scrubber.js';
+import type { FileEncoding } from '../../sources/text-encoding.js';
 import { addDecimals, DecimalSum } from '../../sources/values/decimal.js';
 import { OUTCOMES, type Outcome, type RecordOutcome } from '../outcome.js';
 
@@ -6,6 +7,8 @@ export interface ReportedFile {
   path: string;
   sha256: string;
   records: number;
+  /** The encoding the file was read with and whether auto-detection chose it (absent: not decoded). */
+  encoding?: FileEncoding;
 }
 
 export interface ControlTotal {

@@ -15,6 +15,8 @@ describe('the fleet: enqueue, import flow, chunk jobs', () => {
     expect(summary.counts).toMatchObject({ created: 2_497, rejected: 3, failed: 0, skipped: 0 });
     expect(summary.controlTotals.all).toEqual({ records: 2_500, amount: exp.total });
     expect(summary.files[0]?.records).toBe(2_500);
+    // The fleet's summary names the file's encoding too (the generated export declares it).
+    expect(summary.files[0]?.encoding).toEqual({ name: 'windows-1252', chosenBy: 'feed' });
     const outcomes = await fleet.outcomes(String(enqueued?.runId));
     expect(outcomes.map((o) => o.line)).toEqual(exp.lines);
     expect(outcomes.filter((o) => o.outcome === 'rejected').map((o) => o.line)).toEqual(exp.invalidLines);

@@ -48,6 +48,9 @@ bankAccount:
   return path;
 }
 
+/** Text as it reads after its UTF-8 bytes were decoded as Windows-1252 ("Dübel" -> "DÃ¼bel"). */
+const mojibake = (text: string) => new TextDecoder('windows-1252').decode(Buffer.from(text, 'utf8'));
+
 let n = 0;
 /** A folder with one export and its feed file; returns the feed file. */
 function exportOf(csv: string | Uint8Array, options: FeedOptions = {}): string {
@@ -151,8 +154,14 @@ const EDITS: { edit: string; feed: () => string; newRows?: number }[] = [
       ),
   },
   {
-    edit: 'the same UTF-8 bytes decoded as windows-1252 (mojibake)',
-    feed: () => exportOf(Buffer.from(BASE, 'utf8'), { encoding: 'windows-1252' }),
+    // erp-bridge itself never decodes wrongly any more (encodings are checked), but an export can
+    // arrive with its text already garbled upstream and be repaired later.
+    edit: 'mojibake in the export (its UTF-8 once decoded as windows-1252 upstream)',
+    feed: () => exportOf(mojibake(BASE), { encoding: 'auto' }),
+  },
+  {
+    edit: 'replacement characters in the export (a lossy conversion upstream)',
+    feed: () => exportOf(BASE.replace(/[^ -~\r\n]/g, '\uFFFD'), { encoding: 'auto' }),
   },
   {
     edit: 'later overlapping export repeating the identical rows, plus one new row',
@@ -202,15 +211,14 @@ describe('derived identity survives edits that do not change what a row means', 
     expect(new Set(all.map((t) => t.externalId)).size).toBe(all.length);
   });
 
-  it('an encoding repair (first read as windows-1252, then right) creates nothing again', async () => {
-    const bytes = Buffer.from(BASE, 'utf8');
+  it('an encoding repair (an export garbled upstream, then repaired) creates nothing again', async () => {
     const options = { bankAccount: 'identity-repair' };
-    const wrong = await h.run(exportOf(bytes, { ...options, encoding: 'windows-1252' }), false, undefined, {
+    const wrong = await h.run(exportOf(mojibake(BASE), options), false, undefined, {
       identity,
     });
     expect(wrong.summary.counts).toMatchObject({ created: 5, failed: 0, rejected: 0 });
     expect(ours('identity-repair').some((t) => t.counterpartyName?.includes('Ã¼'))).toBe(true);
-    const repaired = await h.run(exportOf(bytes, options), false, undefined, { identity });
+    const repaired = await h.run(exportOf(BASE, options), false, undefined, { identity });
     expect(repaired.summary.counts).toMatchObject({ created: 0, skipped: 5, failed: 0, rejected: 0 });
     const all = ours('identity-repair');
     expect(all).toHaveLength(5);
@@ -225,7 +233,7 @@ describe('the real Sparkasse sample (issue 11: separator edit created every tran
   });
   afterAll(() => h.close());
 
-  it('reruns with the purpose separator " / " -> " " and with the file read as windows-1252 create nothing', async () => {
+  it('reruns with the purpose separator " / " -> " " and with another encoding setting create nothing', async () => {
     const demo = readFileSync('config/feeds/demo/sparkasse.yaml', 'utf8').replace(
       'path: exports/sparkasse/*.csv',
       `path: ${JSON.stringify(resolve('config/feeds/demo/exports/sparkasse/*.csv'))}`,
@@ -246,7 +254,7 @@ describe('the real Sparkasse sample (issue 11: separator edit created every tran
     expect(first.summary.counts.created).toBe(17);
     for (const edit of [
       (y: string) => y.replace('separator: " / "', 'separator: " "'),
-      (y: string) => y.replace('encoding: utf-8', 'encoding: windows-1252'),
+      (y: string) => y.replace('encoding: utf-8', 'encoding: auto'),
     ]) {
       const rerun = await h.run(variant(edit), false, undefined, identity);
       expect(rerun.summary.counts).toEqual({ created: 0, updated: 0, skipped: 18, rejected: 0, failed: 0 });

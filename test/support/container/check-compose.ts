@@ -124,7 +124,9 @@ function imageServiceProblems(name: string, service: Service, ctx: ComposeContex
     problems.push(`${at} uses env_file, which hides what it sets; list the variables under environment`);
   for (const key of environmentKeys(service))
     if (!ctx.documentedKeys.has(key))
-      problems.push(`${at} sets ${key}, which docs/configuration.md does not document as a configuration key`);
+      problems.push(
+        `${at} sets ${key}, which docs/configuration.md does not document as a configuration key`,
+      );
   return problems;
 }
 
