@@ -44,7 +44,7 @@ export interface PartnerClientSettings {
   retryAfterMaxMs?: number;
   /** Per call: give up after this much accumulated 429 waiting (default 900 000 ms). */
   rateLimitMaxTotalWaitMs?: number;
-  /** Per call: give up after this many 429 waits (default 30). */
+  /** Per call: give up after this many 429 waits (default: no count cap, only the total wait). */
   rateLimitMaxWaits?: number;
 }
 

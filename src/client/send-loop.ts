@@ -44,7 +44,8 @@ export interface Exchange {
  * - 2xx: done.
  * - 401: the token is renewed once and the request sent once more; a second 401 fails.
  * - 429: wait as Retry-After says (default/cap in RateLimitPolicy) without using up a retry, after
- *   telling the gate; bounded per call by maxWaitsPerCall and maxTotalWaitMsPerCall.
+ *   telling the gate; bounded per call by the total wait maxTotalWaitMsPerCall (and maxWaitsPerCall
+ *   when a caller sets one).
  * - 500, network error, timeout: retried after 1, 2, 4 s, then fail and alert — for idempotent
  *   operations only. A non-idempotent write (bulk create, create, update, delete, convert) fails
  *   at once as AMBIGUOUS_WRITE instead, unless the caller set `retryWrites`. Why: a bulk create
@@ -54,6 +55,8 @@ export interface Exchange {
  *   existence check and resends only what is missing, on the same 1/2/4 s schedule via
  *   `retryDelayMs`. A connection that was never established carried no request, so that is
  *   retried for writes too.
+ * - 502, 503, 504 on a read (GET, existence check): retried like a 500 (readRetryStatuses); on a
+ *   write they are ambiguous like a 500.
  * - 400, 403, 404, 409 and any other status: never retried; the request must change.
  */
 export async function sendWithPolicy(
@@ -169,7 +172,7 @@ export async function sendWithPolicy(
     }
 
     if (status >= 500 && !resendable) throw ambiguousAfterStatus(ctx, status, body.code);
-    if (isRetryableStatus(status, deps.retry)) {
+    if (isRetryableStatus(status, deps.retry, exchange.idempotent)) {
       const delay = nextRetryDelay();
       if (delay === undefined) throw raiseAlert(deps, serviceError(ctx, status, body, scrub));
       retries += 1;
