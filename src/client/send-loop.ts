@@ -23,6 +23,11 @@ export interface LoopDeps {
   hooks: ClientHooks;
   retry: RetryPolicy;
   rateLimit: RateLimitPolicy;
+  /**
+   * After a write's answer was lost, how long the request may still commit on the service's side
+   * (carried on the AMBIGUOUS_WRITE error as inFlightForMs; see client-core for the default).
+   */
+  inFlightGraceMs: number;
 }
 
 export interface Exchange {
@@ -118,7 +123,7 @@ export async function sendWithPolicy(
       );
       const attempt = { operation, accountId, attempt: ctx.attempts, status: 'network' as const };
       notify(logger, () => hooks.onAttempt?.(attempt));
-      if (!resendable && error.sent) throw ambiguousAfterTransport(ctx, error);
+      if (!resendable && error.sent) throw ambiguousAfterTransport(ctx, error, deps.inFlightGraceMs);
       const delay = nextRetryDelay();
       if (delay === undefined) throw raiseAlert(deps, transportFailure(ctx, error));
       retries += 1;
@@ -236,13 +241,14 @@ function transportFailure(ctx: CallContext, error: TransportError): ApiError {
 
 const RECHECK = 're-check which records exist (existence check or lookup) before sending them again';
 
-function ambiguousAfterTransport(ctx: CallContext, error: TransportError): ApiError {
+function ambiguousAfterTransport(ctx: CallContext, error: TransportError, inFlightForMs: number): ApiError {
   return new ApiError({
     kind: 'ambiguous_write',
     code: CLIENT_ERROR_CODES.AMBIGUOUS_WRITE,
     operation: ctx.operation,
     accountId: ctx.accountId,
     attempts: ctx.attempts,
+    inFlightForMs,
     message: `${target(ctx.operation, ctx.accountId)}: the answer was lost (${error.errorCode ?? error.failure}) after the request was sent, so the write may or may not have been applied; ${RECHECK}`,
     cause: error,
   });

@@ -47,7 +47,7 @@ export interface ConfigurableFaults extends FaultInjector {
   reset(): void;
   /** Time source of the token buckets; the runtime binds its sandbox clock so tests can advance it. */
   useClock(now: () => number): void;
-  /** Faults injected so far, by kind ('500', '429', 'reset', 'commit-then-500', 'commit-then-reset'). */
+  /** Faults injected so far, by kind ('500', '429', 'reset', 'commit-then-500', 'commit-then-reset', 'delay'). */
   injected(): Record<string, number>;
 }
 
@@ -129,6 +129,13 @@ class SeededFaults implements ConfigurableFaults {
     }
     // Read the config after the sleep: a PUT /_sandbox/faults during the wait applies at once.
     const scripted = this.takeScripted(request, 'before');
+    if (scripted?.fault === 'delay') {
+      this.count('delay');
+      // Real time, like latency: the client's timeouts are real time too. The handler then runs
+      // and commits whether or not the client is still connected.
+      if (scripted.delayMs > 0) await sleep(scripted.delayMs);
+      return NONE;
+    }
     if (scripted) return this.decide(scripted.fault, scripted.retryAfterSeconds);
 
     const { rateLimit, reset, fail500 } = this.current;
@@ -153,7 +160,8 @@ class SeededFaults implements ConfigurableFaults {
   afterCommit(request: FaultRequest): FaultDecision {
     if (request.method === 'GET') return NONE;
     const scripted = this.takeScripted(request, 'commit');
-    if (scripted) return this.decide(scripted.fault);
+    // Only commit-then-* steps are taken in this phase (takeScripted), never 'delay'.
+    if (scripted && scripted.fault !== 'delay') return this.decide(scripted.fault);
     const { commitThenFail } = this.current;
     if (commitThenFail && matches(commitThenFail.ops, request.op) && this.random() < commitThenFail.rate) {
       return this.decide(commitThenFail.mode === '500' ? 'commit-then-500' : 'commit-then-reset');
@@ -173,8 +181,12 @@ class SeededFaults implements ConfigurableFaults {
     return head.step;
   }
 
-  private decide(fault: ScriptedFault, retryAfterSeconds = 1): FaultDecision {
+  private count(fault: ScriptedFault): void {
     this.counts.set(fault, (this.counts.get(fault) ?? 0) + 1);
+  }
+
+  private decide(fault: Exclude<ScriptedFault, 'delay'>, retryAfterSeconds = 1): FaultDecision {
+    this.count(fault);
     switch (fault) {
       case '500':
         return { kind: 'fail', fault: internalError('500') };

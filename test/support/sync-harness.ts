@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { PartnerClient } from '../../src/client/index.js';
+import { PartnerClient, type PartnerClientSettings, systemClock } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { MemoryGate } from '../../src/gate/memory-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
@@ -29,6 +29,13 @@ export interface HarnessOptions<F extends Front> {
   front?: (sandbox: SandboxHandle) => Promise<F>;
   /** The client's and the runs' logger; silent by default. */
   logger?: Logger;
+  /** Client settings on top of the sandbox's (timeouts, in-flight grace). */
+  client?: Partial<PartnerClientSettings>;
+  /**
+   * Sleeps also wait in real time (still recorded and advancing the fake clock): for faults that
+   * race the client's real-time timeouts, like a commit after the headers timeout.
+   */
+  realTime?: boolean;
 }
 
 export type HarnessRun = FeedRunResult & { outcomes: RecordOutcome[] };
@@ -48,7 +55,8 @@ export async function syncHarness<F extends Front = Front>(
   const front = await options.front?.(sandbox);
   const clock = new FakeClock(Date.now());
   const fakeSleep = clock.sleep.bind(clock);
-  clock.sleep = (ms, signal) => {
+  clock.sleep = async (ms, signal) => {
+    if (options.realTime) await systemClock.sleep(ms, signal);
     sandbox.runtime.clock.advance(ms);
     return fakeSleep(ms, signal);
   };
@@ -62,6 +70,7 @@ export async function syncHarness<F extends Front = Front>(
       authUrl: sandbox.authUrl,
       clientId: 'sandbox-client',
       clientSecret: 'sandbox-secret',
+      ...options.client,
     },
     {
       clock,

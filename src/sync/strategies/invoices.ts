@@ -43,7 +43,9 @@ export function syncInvoicesChunk(
 ): Promise<RecordOutcome[]> {
   return settleChunk(records, ctx, async (out) => {
     let pending = firstOfEachExternalId(records, out);
-    const rechecks = new RecheckSchedule(ctx, 'createInvoicesBulk');
+    // The service does not de-duplicate invoices: after a lost answer, wait until the request can
+    // no longer commit before the lookup that decides what is resent (docs/once-only.md).
+    const rechecks = new RecheckSchedule(ctx, 'createInvoicesBulk', true);
     const sentAmbiguously = new Set<InvoiceRecord>();
     while (pending.length > 0) {
       const found = await lookupInvoices(ctx, pending);
@@ -68,7 +70,7 @@ export function syncInvoicesChunk(
       if (missing.length === 0) break;
       const recheck = await createInvoices(missing, ctx, out, sentAmbiguously);
       pending = recheck.records;
-      if (pending.length > 0) await rechecks.wait(recheck.reason);
+      if (pending.length > 0) await rechecks.wait(recheck.reason, recheck.cause);
     }
   });
 }
