@@ -6,7 +6,7 @@ import { Chunker } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
-import { failedAll } from './settle.js';
+import { failedAll, outcomeOf } from './settle.js';
 import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
 import { type ChunkSettings, STRATEGIES } from './strategies/index.js';
 
@@ -52,6 +52,43 @@ function reportable(outcome: MapOutcome): RecordOutcome | undefined {
 }
 
 /**
+ * Keeps the first record of each externalId across the whole run (every chunk and file) and
+ * reports the others (docs/once-only.md): the service would otherwise get two creates for one
+ * target (two invoices; with concurrency, even two chunks racing past the lookup), and every later
+ * run would find two and refuse both as AMBIGUOUS_TARGET. An exact repeat (same payload: the same
+ * row in two overlapping files) is skipped; a different record under the same externalId is
+ * rejected, naming the first's file and line, never "already in the service".
+ */
+async function firstOfRun(kind: string, batch: MappedRecord[], run: RunHandle): Promise<MappedRecord[]> {
+  if (!run.claimExternalIds) return batch;
+  const seen = await run.claimExternalIds(kind, batch);
+  const kept: MappedRecord[] = [];
+  const repeats: RecordOutcome[] = [];
+  batch.forEach((record, i) => {
+    const first = seen[i];
+    if (!first) kept.push(record);
+    else if (first.sameContent)
+      repeats.push(
+        outcomeOf(record, {
+          outcome: 'skipped',
+          code: 'DUPLICATE_IN_SOURCE',
+          message: `same record as ${first.file}:${first.line} (same externalId "${record.externalId}", same content); synced once, from there`,
+        }),
+      );
+    else
+      repeats.push(
+        outcomeOf(record, {
+          outcome: 'rejected',
+          code: 'DUPLICATE_IN_SOURCE',
+          message: `externalId "${record.externalId}" already appears at ${first.file}:${first.line} in this run with different content; only that first record is synced (first wins): remove or correct the duplicate in the export`,
+        }),
+      );
+  });
+  if (repeats.length > 0) await run.report.record(repeats);
+  return kept;
+}
+
+/**
  * Reads one export file and hands its records over in chunks of at most 1000. Rejected and
  * excluded rows are reported here and never leave the process. Once the run is stopped, the rest
  * of the file is still read so that every record is accounted for (failed, with the stop reason).
@@ -86,9 +123,11 @@ export async function importFile(
   let records = 0;
   let chunks = 0;
   let local: RecordOutcome[] = [];
-  const handOver = async (batch: MappedRecord[]) => {
-    chunks++;
+  const handOver = async (whole: MappedRecord[]) => {
     const stop = await run.stopReason();
+    const batch = stop || !settings ? whole : await firstOfRun(feed.kind, whole, run);
+    if (batch.length === 0) return;
+    chunks++;
     if (stop || !settings)
       await run.report.record(
         failedAll(
