@@ -18,6 +18,7 @@ import { prepareSettings } from '../sync/prepare-settings.js';
 import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
 import { newRunId } from '../sync/run-id.js';
 import { failedAll } from '../sync/settle.js';
+import { predictChunk } from '../sync/strategies/predict.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
 
 export interface RunnerDeps {
@@ -102,6 +103,9 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       signal: deps.signal,
     });
 
+  // Dry runs read what the service holds, so the prediction skips what a real run would skip.
+  const predict = (chunk: Chunk) => predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
+
   const files: ReportedFile[] = [];
   const paths = await expandGlob(loaded.sourceGlob);
   if (paths.length === 0)
@@ -110,7 +114,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     const result = await withLogContext(bindings, () =>
       importFileJob.run(
         { runId, feed, file: path, dryRun },
-        { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare },
+        { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare, predict },
       ),
     );
     files.push({ path: result.file, sha256: result.sha256, records: result.records });

@@ -9,6 +9,7 @@ import type { RunHandle } from './run-handle.js';
 import { failedAll, outcomeOf } from './settle.js';
 import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
 import { type ChunkSettings, STRATEGIES } from './strategies/index.js';
+import type { Prediction } from './strategies/predict.js';
 
 /** One chunk of a run, as handed from the import to the chunk sync (in process or through Redis). */
 export interface Chunk {
@@ -28,6 +29,11 @@ export interface ImportPorts {
   dispatch(chunk: Chunk): Promise<void>;
   /** Resolves the chunk settings (e.g. finds or creates the target bank account). */
   prepare(feed: Feed): Promise<ChunkSettings>;
+  /**
+   * Dry runs: what the service already holds of a chunk (read-only; strategies/predict.ts). Absent:
+   * every record counts as would-send.
+   */
+  predict?(chunk: Chunk): Promise<Prediction>;
 }
 
 export interface ImportResult {
@@ -135,9 +141,8 @@ export async function importFile(
           stop ? stoppedOutcome(stop) : (unprepared ?? { code: 'RUN_STOPPED', message: 'the run stopped' }),
         ),
       );
-    else if (dryRun) await run.wouldSend?.(batch);
-    else
-      await ports.dispatch({
+    else {
+      const chunk: Chunk = {
         runId: run.runId,
         feed: feed.name,
         kind: feed.kind,
@@ -145,7 +150,15 @@ export async function importFile(
         seq: chunks,
         settings,
         records: batch,
-      });
+      };
+      if (!dryRun) await ports.dispatch(chunk);
+      else if (!ports.predict) await run.wouldSend?.(batch);
+      else {
+        const { skipped, send } = await ports.predict(chunk);
+        if (skipped.length > 0) await run.report.record(skipped);
+        if (send.length > 0) await run.wouldSend?.(send);
+      }
+    }
   };
   const chunker = new Chunker<MappedRecord>();
   for await (const batch of stream.batches)
