@@ -17,6 +17,8 @@ export function fleetKeys(prefix: string) {
   return {
     run: (runId: string) => k('run', runId),
     runOutcomes: (runId: string) => k('run', runId, 'out'),
+    /** The externalIds a run has claimed (first sightings, run-store.ts claimExternalIds). */
+    runIds: (runId: string) => k('run', runId, 'ids'),
     runs: () => k('runs'),
     runsOfFeed: (feed: string) => k('runs', feed),
     files: (feed: string) => k('files', feed),

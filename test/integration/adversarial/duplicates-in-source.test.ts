@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordOutcome } from '../../../src/sync/outcome.js';
 import { expectNoDuplicates } from '../../support/run-checks.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
+import { invoiceLine, invoicesFeed } from './duplicate-feeds.js';
 
 const ACCOUNT = 1001;
 /** Account 1001's seed holds one read-only ERP invoice. */
@@ -15,41 +16,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-function invoiceLine(id: string, n: number, total = `${n}.50`): string {
-  return JSON.stringify({
-    id,
-    type: 'invoice',
-    number: `RE-${n}`,
-    customer: 'Nordlicht AG',
-    total,
-    date: '2026-03-01',
-  });
-}
-
-/** An invoices feed reading `glob` from a fresh folder holding `files`. */
-function invoicesFeed(files: Record<string, string[]>, glob: string, concurrency = 1): string {
-  const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-dup-'));
-  for (const [name, lines] of Object.entries(files)) writeFileSync(join(dir, name), `${lines.join('\n')}\n`);
-  const feed = [
-    'name: adv-dup-inv',
-    `accountId: ${ACCOUNT}`,
-    'kind: invoices',
-    'source:',
-    `  path: "${glob}"`,
-    '  format: jsonl',
-    'mapping:',
-    '  externalId: id',
-    '  invoiceType: { column: type, map: { invoice: SALES_INVOICE } }',
-    '  invoiceNumber: number',
-    '  contactName: customer',
-    '  totalGrossAmount: total',
-    '  invoiceDate: date',
-    `concurrency: ${concurrency}`,
-  ];
-  writeFileSync(join(dir, 'feed.yaml'), `${feed.join('\n')}\n`);
-  return join(dir, 'feed.yaml');
-}
 
 const at = (outcomes: readonly RecordOutcome[], file: string, line: number) =>
   outcomes.find((o) => o.file.endsWith(file) && o.line === line);
