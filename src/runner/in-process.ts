@@ -11,6 +11,7 @@ import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { FileReportSink, type ReportFiles, write } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
+import { processCreateClaims } from '../sync/create-claims.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -75,6 +76,8 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     logger: logger.child({ chunk: chunk.seq }),
     accountId: chunk.accountId,
     signal: deps.signal,
+    // Creates of one (account, externalId) are serialised across the runs of this process.
+    claims: processCreateClaims,
   });
   const inFlight = new Set<Promise<void>>();
   const dispatch = async (chunk: Chunk) => {
