@@ -13,6 +13,10 @@ export const SCRIPTED_FAULTS = [
   'commit-then-500',
   'commit-then-reset',
   'delay',
+  /** A gateway in front of the service failing (nothing applied): 502, 503, 504. */
+  '502',
+  '503',
+  '504',
 ] as const;
 export type ScriptedFault = (typeof SCRIPTED_FAULTS)[number];
 

@@ -67,6 +67,14 @@ function internalError(why: string): SandboxFault {
   return new SandboxFault(500, 'INTERNAL_ERROR', `Unexpected server error (sandbox fault injection: ${why})`);
 }
 
+function gatewayError(status: number, code: string): SandboxFault {
+  return new SandboxFault(
+    status,
+    code,
+    `${code} (sandbox fault injection: a gateway failed, nothing applied)`,
+  );
+}
+
 function rateLimited(retryAfterSeconds: number): SandboxFault {
   return new SandboxFault(
     429,
@@ -194,6 +202,12 @@ class SeededFaults implements ConfigurableFaults {
         return { kind: 'fail', fault: internalError('500 after the write was applied') };
       case '429':
         return { kind: 'fail', fault: rateLimited(retryAfterSeconds) };
+      case '502':
+        return { kind: 'fail', fault: gatewayError(502, 'BAD_GATEWAY') };
+      case '503':
+        return { kind: 'fail', fault: gatewayError(503, 'SERVICE_UNAVAILABLE') };
+      case '504':
+        return { kind: 'fail', fault: gatewayError(504, 'GATEWAY_TIMEOUT') };
       case 'reset':
       case 'commit-then-reset':
         return { kind: 'reset' };
