@@ -41,8 +41,8 @@ export function contentHash(record: MappedRecord): number {
 export const runKey = (kind: string, record: MappedRecord): string => `${kind}\u0000${record.externalId}`;
 
 // Slot layout in one Uint32Array: key hash A, key hash B (never 0: marks a used slot), file index,
-// line, content hash. 20 bytes a slot, at most 75 % full: about 28-40 MB for a million records
-// (measured: docs/once-only.md), instead of ~150 MB for a Map of strings to objects.
+// line, content hash. 20 bytes a slot, at most 75 % full: 40 MiB for a million records (measured,
+// docs/once-only.md), instead of well over 100 MB for a Map of strings to objects.
 const FIELDS = 5;
 
 /**
