@@ -213,3 +213,27 @@ describe('resolveBankAccount', () => {
     await expect(resolveBankAccount(target, ctx)).rejects.toSatisfy(isStop('MAX_BANK_ACCOUNTS_REACHED'));
   });
 });
+
+describe('create claims (issue 18 case 2: creates of one externalId serialised across runs)', () => {
+  it('leaves an account another run keeps claimed failed CONCURRENT_CREATE after the wait, and creates the rest', async () => {
+    const { MemoryCreateClaims, claimKey, CLAIM_WAIT_MS } = await import(
+      '../../../src/sync/create-claims.js'
+    );
+    const { ctx, clock, requests } = await strategySandbox();
+    const claims = new MemoryCreateClaims(() => clock.now());
+    await claims.tryClaim([claimKey(ACCOUNT, 'bank-accounts', 'busy')], 'other-run', 3_600_000);
+    const outcomes = await syncBankAccountsChunk([bank('busy'), bank('free', {}, 3)], UPSERT, {
+      ...ctx,
+      claims,
+    });
+    expect(outcomes[0]).toMatchObject({ outcome: 'failed', code: 'CONCURRENT_CREATE', externalId: 'busy' });
+    expect(outcomes[1]).toMatchObject({ outcome: 'created', externalId: 'free' });
+    expect(requests('createBankAccount')).toEqual({ 200: 1 });
+    expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(CLAIM_WAIT_MS);
+    // This chunk's claims are released: another run may create 'free' now (it will find it).
+    expect(await claims.tryClaim([claimKey(ACCOUNT, 'bank-accounts', 'free')], 'next', 1_000)).toHaveProperty(
+      'size',
+      1,
+    );
+  });
+});
