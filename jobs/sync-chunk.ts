@@ -8,6 +8,7 @@ import {
   PlanRequest,
   TransactionInput,
 } from '../src/contract/index.js';
+import type { CreateClaims } from '../src/sync/create-claims.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
 import { type Chunk, syncChunk } from '../src/sync/pipeline.js';
 import type { SyncClient } from '../src/sync/ports.js';
@@ -62,6 +63,8 @@ export const SyncChunkPayload = z.discriminatedUnion('kind', [
 export interface SyncChunkContext extends JobContext {
   client: SyncClient;
   clock: Clock;
+  /** Serialises creates of one (account, externalId) across runs and workers. */
+  claims?: CreateClaims;
 }
 
 /** Syncs one chunk with its kind's strategy; its outcomes are stored before it returns. */
@@ -75,5 +78,6 @@ export const syncChunkJob: JobDefinition<Chunk, SyncChunkContext, RecordOutcome[
       logger: ctx.logger,
       accountId: chunk.accountId,
       signal: ctx.signal,
+      ...(ctx.claims ? { claims: ctx.claims } : {}),
     }),
 };

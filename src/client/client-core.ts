@@ -45,8 +45,24 @@ export interface PartnerClientSettings {
   retryAfterMaxMs?: number;
   /** Per call: give up after this much accumulated 429 waiting (default 900 000 ms). */
   rateLimitMaxTotalWaitMs?: number;
-  /** Per call: give up after this many 429 waits (default 30). */
+  /** Per call: give up after this many 429 waits (default: no count cap, only the total wait). */
   rateLimitMaxWaits?: number;
+  /**
+   * After a write's answer was lost (headers/body timeout, reset after sending): how long the
+   * request may still commit on the service's side, i.e. how long nothing of it is re-checked or
+   * resent. Default: twice the headers timeout (inFlightGraceMs()). docs/once-only.md.
+   */
+  inFlightGraceMs?: number;
+}
+
+/**
+ * The default in-flight bound: the client already waited one headers timeout before giving up;
+ * the service gets twice that again to finish the request. A service slower than three headers
+ * timeouts on one request is outside what the client tolerates on any call. Exported so the docs'
+ * number and the code cannot drift.
+ */
+export function inFlightGraceMs(headersTimeoutMs: number): number {
+  return 2 * headersTimeoutMs;
 }
 
 /** Ports and overrides, injected at the composition root. */
@@ -97,6 +113,7 @@ export class PartnerClientCore {
       maxTotalWaitMsPerCall: settings.rateLimitMaxTotalWaitMs ?? RATE_LIMIT_DEFAULTS.maxTotalWaitMsPerCall,
     };
     const retry = deps.retryPolicy ?? RETRY_POLICY;
+    const headersTimeoutMs = settings.headersTimeoutMs ?? CLIENT_DEFAULTS.headersTimeoutMs;
     const tokens = new TokenProvider({
       tokenUrl: new URL(`${settings.authUrl.replace(/\/+$/, '')}/oauth2/token`),
       clientId: settings.clientId,
@@ -116,6 +133,7 @@ export class PartnerClientCore {
       hooks: deps.hooks ?? {},
       retry,
       rateLimit,
+      inFlightGraceMs: settings.inFlightGraceMs ?? inFlightGraceMs(headersTimeoutMs),
     };
   }
 

@@ -61,6 +61,12 @@ export interface ApiErrorInit {
   attempts?: number | undefined;
   /** Defaults to true for kind 'ambiguous_write'; also set for a malformed answer to a write. */
   ambiguous?: boolean | undefined;
+  /**
+   * For a write whose answer was lost (timeout, reset after sending): how long after this error the
+   * request may still be processed and commit on the service's side. Re-checking earlier can miss a
+   * late commit and resend, which duplicates what the service does not de-duplicate (invoices).
+   */
+  inFlightForMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -80,6 +86,8 @@ export class ApiError extends Error {
    * (existence check / lookup) before sending it again (design.md, correctness protocol step 5).
    */
   readonly ambiguous: boolean;
+  /** See ApiErrorInit.inFlightForMs; undefined when the service answered (the request is over). */
+  readonly inFlightForMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     // Every ApiError carries text a server chose (its message, its causes): take the process's
@@ -95,6 +103,7 @@ export class ApiError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts ?? 0;
     this.ambiguous = init.ambiguous ?? init.kind === 'ambiguous_write';
+    this.inFlightForMs = init.inFlightForMs;
   }
 
   /** A plain object for structured logs (never carries tokens or the client secret). */
@@ -112,6 +121,7 @@ export class ApiError extends Error {
       retryAfterMs: this.retryAfterMs,
       attempts: this.attempts,
       ambiguous: this.ambiguous,
+      inFlightForMs: this.inFlightForMs,
     };
   }
 }

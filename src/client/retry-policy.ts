@@ -7,11 +7,27 @@
 export const RETRY_POLICY = {
   /** Spec, Retry strategy: "Retry only 500 responses". 400/401/403/404/409 are never retried. */
   retryStatuses: [500],
+  /**
+   * Our addition for reads only (GET, the existence check): a 502, 503 or 504 comes from a proxy or
+   * an overloaded service and changes nothing, so resending a read is safe and spares the whole
+   * chunk failing on one gateway hiccup. Same 1/2/4 s schedule. Writes keep the spec's rule: a 5xx
+   * on a write is ambiguous (re-check, never resend blindly). docs/once-only.md.
+   */
+  readRetryStatuses: [500, 502, 503, 504],
   /** Spec: "wait 1, 2, then 4 seconds between attempts"; after the third retry: log and alert. */
   delaysMs: [1_000, 2_000, 4_000],
-} as const satisfies { retryStatuses: readonly number[]; delaysMs: readonly number[] };
+} as const satisfies {
+  retryStatuses: readonly number[];
+  readRetryStatuses: readonly number[];
+  delaysMs: readonly number[];
+};
 
-export type RetryPolicy = { readonly retryStatuses: readonly number[]; readonly delaysMs: readonly number[] };
+export type RetryPolicy = {
+  readonly retryStatuses: readonly number[];
+  /** Statuses retried for idempotent operations (reads); defaults to retryStatuses when absent. */
+  readonly readRetryStatuses?: readonly number[];
+  readonly delaysMs: readonly number[];
+};
 
 /** How many retries the policy allows after the first attempt (3). */
 export function maxRetries(policy: RetryPolicy = RETRY_POLICY): number {
@@ -27,7 +43,9 @@ export function retryDelayMs(retry: number, policy: RetryPolicy = RETRY_POLICY):
   return policy.delaysMs[retry - 1];
 }
 
-export function isRetryableStatus(status: number, policy: RetryPolicy = RETRY_POLICY): boolean {
+/** Whether `status` is retried; `read` (an idempotent operation) also retries readRetryStatuses. */
+export function isRetryableStatus(status: number, policy: RetryPolicy = RETRY_POLICY, read = false): boolean {
+  if (read && (policy.readRetryStatuses ?? []).includes(status)) return true;
   return policy.retryStatuses.includes(status);
 }
 
@@ -36,9 +54,12 @@ export function isRetryableStatus(status: number, policy: RetryPolicy = RETRY_PO
  * - a missing, unparsable or negative header (or an HTTP-date already in the past, most likely clock
  *   skew) waits `defaultMs`; any single wait is capped at `maxMs` (an absurd header cannot park a
  *   worker for days);
- * - 429 waits do not use up the 500 retries, but one call gives up after `maxWaitsPerCall` waits or
- *   `maxTotalWaitMsPerCall` of accumulated waiting, raising RATE_LIMITED with `retryAfterMs`, so
- *   a call can never hang forever and the caller (the gate) can park the work instead.
+ * - 429 waits do not use up the 500 retries, but one call gives up once `maxTotalWaitMsPerCall` of
+ *   accumulated waiting (PARTNER_RATE_LIMIT_MAX_WAIT_S) would be exceeded, raising RATE_LIMITED
+ *   with `retryAfterMs`, so a call can never hang forever and the caller (the gate) can park the
+ *   work instead. The total wait time is the only cap by default: a count of waits (30 used to be
+ *   the default) failed records after 30 short waits although the documented cap (900 s) was far
+ *   away. `maxWaitsPerCall` stays as an optional extra bound (unbounded unless set).
  */
 export interface RateLimitPolicy {
   readonly defaultMs: number;
@@ -50,7 +71,7 @@ export interface RateLimitPolicy {
 export const RATE_LIMIT_DEFAULTS: RateLimitPolicy = {
   defaultMs: 5_000,
   maxMs: 300_000,
-  maxWaitsPerCall: 30,
+  maxWaitsPerCall: Number.POSITIVE_INFINITY,
   maxTotalWaitMsPerCall: 900_000,
 };
 

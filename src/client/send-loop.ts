@@ -23,6 +23,11 @@ export interface LoopDeps {
   hooks: ClientHooks;
   retry: RetryPolicy;
   rateLimit: RateLimitPolicy;
+  /**
+   * After a write's answer was lost, how long the request may still commit on the service's side
+   * (carried on the AMBIGUOUS_WRITE error as inFlightForMs; see client-core for the default).
+   */
+  inFlightGraceMs: number;
 }
 
 export interface Exchange {
@@ -44,7 +49,8 @@ export interface Exchange {
  * - 2xx: done.
  * - 401: the token is renewed once and the request sent once more; a second 401 fails.
  * - 429: wait as Retry-After says (default/cap in RateLimitPolicy) without using up a retry, after
- *   telling the gate; bounded per call by maxWaitsPerCall and maxTotalWaitMsPerCall.
+ *   telling the gate; bounded per call by the total wait maxTotalWaitMsPerCall (and maxWaitsPerCall
+ *   when a caller sets one).
  * - 500, network error, timeout: retried after 1, 2, 4 s, then fail and alert — for idempotent
  *   operations only. A non-idempotent write (bulk create, create, update, delete, convert) fails
  *   at once as AMBIGUOUS_WRITE instead, unless the caller set `retryWrites`. Why: a bulk create
@@ -54,6 +60,8 @@ export interface Exchange {
  *   existence check and resends only what is missing, on the same 1/2/4 s schedule via
  *   `retryDelayMs`. A connection that was never established carried no request, so that is
  *   retried for writes too.
+ * - 502, 503, 504 on a read (GET, existence check): retried like a 500 (readRetryStatuses); on a
+ *   write they are ambiguous like a 500.
  * - 400, 403, 404, 409 and any other status: never retried; the request must change.
  */
 export async function sendWithPolicy(
@@ -115,7 +123,7 @@ export async function sendWithPolicy(
       );
       const attempt = { operation, accountId, attempt: ctx.attempts, status: 'network' as const };
       notify(logger, () => hooks.onAttempt?.(attempt));
-      if (!resendable && error.sent) throw ambiguousAfterTransport(ctx, error);
+      if (!resendable && error.sent) throw ambiguousAfterTransport(ctx, error, deps.inFlightGraceMs);
       const delay = nextRetryDelay();
       if (delay === undefined) throw raiseAlert(deps, transportFailure(ctx, error));
       retries += 1;
@@ -169,7 +177,7 @@ export async function sendWithPolicy(
     }
 
     if (status >= 500 && !resendable) throw ambiguousAfterStatus(ctx, status, body.code);
-    if (isRetryableStatus(status, deps.retry)) {
+    if (isRetryableStatus(status, deps.retry, exchange.idempotent)) {
       const delay = nextRetryDelay();
       if (delay === undefined) throw raiseAlert(deps, serviceError(ctx, status, body, scrub));
       retries += 1;
@@ -233,13 +241,14 @@ function transportFailure(ctx: CallContext, error: TransportError): ApiError {
 
 const RECHECK = 're-check which records exist (existence check or lookup) before sending them again';
 
-function ambiguousAfterTransport(ctx: CallContext, error: TransportError): ApiError {
+function ambiguousAfterTransport(ctx: CallContext, error: TransportError, inFlightForMs: number): ApiError {
   return new ApiError({
     kind: 'ambiguous_write',
     code: CLIENT_ERROR_CODES.AMBIGUOUS_WRITE,
     operation: ctx.operation,
     accountId: ctx.accountId,
     attempts: ctx.attempts,
+    inFlightForMs,
     message: `${target(ctx.operation, ctx.accountId)}: the answer was lost (${error.errorCode ?? error.failure}) after the request was sent, so the write may or may not have been applied; ${RECHECK}`,
     cause: error,
   });

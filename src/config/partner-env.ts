@@ -17,6 +17,8 @@ export interface PartnerConfig {
   retryAfterDefaultMs: number;
   retryAfterMaxMs: number;
   rateLimitMaxTotalWaitMs: number;
+  /** PARTNER_INFLIGHT_GRACE_MS; undefined = the client's default (twice the headers timeout). */
+  inFlightGraceMs?: number;
 }
 
 export interface ConfigProblem {
@@ -95,6 +97,21 @@ function wholeNumber(defaultValue: number, min: number, max: number, unit: strin
   );
 }
 
+/** An optional whole number without a default (unset = derived elsewhere); '' counts as unset. */
+function optionalWholeNumber(min: number, max: number, unit: string, unsetMeans: string) {
+  const rule = `must be a whole number of ${unit} from ${min} to ${max} (unset: ${unsetMeans})`;
+  return z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, { error: rule })
+      .transform(Number)
+      .pipe(z.number().int().min(min, { error: rule }).max(max, { error: rule }))
+      .optional(),
+  );
+}
+
 const HOUR_S = 3_600;
 const DAY_S = 86_400;
 
@@ -114,6 +131,12 @@ const PartnerEnv = z.object({
   PARTNER_RETRY_AFTER_DEFAULT_S: wholeNumber(5, 0, HOUR_S, 'seconds'),
   PARTNER_RETRY_AFTER_MAX_S: wholeNumber(300, 1, DAY_S, 'seconds'),
   PARTNER_RATE_LIMIT_MAX_WAIT_S: wholeNumber(900, 1, DAY_S, 'seconds'),
+  PARTNER_INFLIGHT_GRACE_MS: optionalWholeNumber(
+    0,
+    DAY_S * 1_000,
+    'milliseconds',
+    'twice PARTNER_HEADERS_TIMEOUT_MS',
+  ),
 });
 
 /**
@@ -160,5 +183,6 @@ export function loadPartnerConfig(env: NodeJS.ProcessEnv): PartnerConfig {
     retryAfterDefaultMs: e.PARTNER_RETRY_AFTER_DEFAULT_S * 1_000,
     retryAfterMaxMs: e.PARTNER_RETRY_AFTER_MAX_S * 1_000,
     rateLimitMaxTotalWaitMs: e.PARTNER_RATE_LIMIT_MAX_WAIT_S * 1_000,
+    ...(e.PARTNER_INFLIGHT_GRACE_MS === undefined ? {} : { inFlightGraceMs: e.PARTNER_INFLIGHT_GRACE_MS }),
   };
 }

@@ -20,6 +20,7 @@ import type { Chunk } from '../sync/pipeline.js';
 import type { SyncClient } from '../sync/ports.js';
 import { failedAll } from '../sync/settle.js';
 import type { ChunkRecordStore } from './chunk-records.js';
+import { RedisCreateClaims } from './create-claims.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
 
@@ -145,6 +146,8 @@ export function chunkProcessor(deps: ChunkJobDeps) {
             clock: deps.clock,
             logger,
             run,
+            // Creates of one (account, externalId) are serialised fleet-wide (docs/once-only.md).
+            claims: new RedisCreateClaims(deps.redis, deps.keys),
             ...(deps.signal ? { signal: deps.signal } : {}),
           }),
         );

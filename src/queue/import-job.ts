@@ -13,6 +13,7 @@ import type { SyncMeter } from '../sync/meter.js';
 import type { Chunk } from '../sync/pipeline.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
+import { predictChunk } from '../sync/strategies/predict.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import type { FileRegistry } from './file-registry.js';
@@ -146,6 +147,9 @@ export function importProcessor(deps: ImportJobDeps) {
           ...(deps.signal ? { signal: deps.signal } : {}),
           open,
           prepare: (f) => prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
+          // Dry runs read what the service holds (read-only), as the in-process run does.
+          predict: (chunk: Chunk) =>
+            predictChunk(chunk.kind, chunk.records, chunk.settings, deps.chunkContext(feed, logger)),
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.
             if (await deps.store.hasBatch(data.runId, `chunk:${chunk.seq}`)) return;

@@ -17,6 +17,10 @@ export function fleetKeys(prefix: string) {
   return {
     run: (runId: string) => k('run', runId),
     runOutcomes: (runId: string) => k('run', runId, 'out'),
+    /** The externalIds a run has claimed (first sightings, run-store.ts claimExternalIds). */
+    runIds: (runId: string) => k('run', runId, 'ids'),
+    /** A short claim on creating one (account, kind, externalId), by its hash (create-claims.ts). */
+    createClaim: (hash: string) => k('claim', hash),
     runs: () => k('runs'),
     runsOfFeed: (feed: string) => k('runs', feed),
     files: (feed: string) => k('files', feed),

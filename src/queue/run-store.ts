@@ -4,6 +4,7 @@ import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
+import { contentHash, type FirstSeen, keyHashes, runKey } from '../sync/seen-ids.js';
 import type { FleetKeys } from './keys.js';
 
 /** What is known of a fleet run before it finishes. */
@@ -72,7 +73,42 @@ export class RedisRunStore {
       wouldSend: async (records: readonly MappedRecord[]) => {
         await this.redis.hincrby(this.keys.run(runId), 'wouldSend', records.length);
       },
+      claimExternalIds: (kind: string, records: readonly MappedRecord[]) =>
+        this.claimExternalIds(runId, kind, records),
     };
+  }
+
+  /**
+   * The fleet's run-wide first sightings (docs/once-only.md): one hash per run, field = the 64-bit
+   * hash of kind and externalId (16 hex digits, not the id: a million records stay ~100 MB less),
+   * value = the first's line, content hash and file. HSETNX then HGET per record, pipelined once per
+   * chunk: whoever set the field first is the first, across every import job and worker of the run.
+   * The same line claiming again (a replayed import) is still the first. Expires with the run.
+   */
+  async claimExternalIds(
+    runId: string,
+    kind: string,
+    records: readonly MappedRecord[],
+  ): Promise<(FirstSeen | undefined)[]> {
+    if (records.length === 0) return [];
+    const key = this.keys.runIds(runId);
+    const pipeline = this.redis.pipeline();
+    for (const record of records) {
+      const [a, b] = keyHashes(runKey(kind, record));
+      const field = `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
+      pipeline.hsetnx(key, field, `${record.line}\t${contentHash(record)}\t${record.file}`);
+      pipeline.hget(key, field);
+    }
+    pipeline.pexpire(key, this.retentionMs);
+    const replies = (await pipeline.exec()) ?? [];
+    return records.map((record, i) => {
+      const [error, value] = replies[i * 2 + 1] ?? [];
+      if (error) throw error;
+      const [line, content, ...file] = String(value).split('\t');
+      const first = { file: file.join('\t'), line: Number(line) };
+      if (first.file === record.file && first.line === record.line) return undefined;
+      return { ...first, sameContent: Number(content) === contentHash(record) };
+    });
   }
 
   /** Whether a job of this scope already stored outcomes (a replayed import then skips the chunk). */

@@ -11,6 +11,7 @@ import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { FileReportSink, type ReportFiles, write } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords } from '../sources/open-records.js';
+import { processCreateClaims } from '../sync/create-claims.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { Chunk } from '../sync/pipeline.js';
@@ -19,6 +20,7 @@ import { prepareSettings } from '../sync/prepare-settings.js';
 import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
 import { newRunId } from '../sync/run-id.js';
 import { failedAll } from '../sync/settle.js';
+import { predictChunk } from '../sync/strategies/predict.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
 
 export interface RunnerDeps {
@@ -77,6 +79,8 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     logger: logger.child({ chunk: chunk.seq }),
     accountId: chunk.accountId,
     signal: deps.signal,
+    // Creates of one (account, externalId) are serialised across the runs of this process.
+    claims: processCreateClaims,
   });
   const inFlight = new Set<Promise<void>>();
   const dispatch = async (chunk: Chunk) => {
@@ -105,6 +109,9 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       signal: deps.signal,
     });
 
+  // Dry runs read what the service holds, so the prediction skips what a real run would skip.
+  const predict = (chunk: Chunk) => predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
+
   const files: ReportedFile[] = [];
   const paths = await expandGlob(loaded.sourceGlob, (p) =>
     logger.warn({ glob: loaded.sourceGlob, path: p.path }, `export file left out: ${p.problem}`),
@@ -129,7 +136,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     const result = await withLogContext(bindings, () =>
       importFileJob.run(
         { runId, feed, file: path, dryRun },
-        { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare },
+        { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare, predict },
       ),
     );
     files.push({

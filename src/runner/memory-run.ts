@@ -4,6 +4,7 @@ import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { RunTally } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
+import { type FirstSeen, runKey, SeenIds } from '../sync/seen-ids.js';
 
 export type ProgressListener = (delta: { records: number }) => void;
 
@@ -12,6 +13,8 @@ export class MemoryRun implements RunHandle {
   readonly tally = new RunTally();
   wouldSendCount = 0;
   private stopped: StopReason | undefined;
+  /** Every externalId of the run so far (compact hashes; seen-ids.ts). */
+  private readonly seen = new SeenIds();
   readonly report: ReportSink;
 
   constructor(
@@ -39,6 +42,10 @@ export class MemoryRun implements RunHandle {
 
   async stop(reason: StopReason): Promise<void> {
     this.stopped ??= reason;
+  }
+
+  async claimExternalIds(kind: string, records: readonly MappedRecord[]): Promise<(FirstSeen | undefined)[]> {
+    return records.map((record) => this.seen.claim(runKey(kind, record), record));
   }
 
   async wouldSend(records: readonly MappedRecord[]): Promise<void> {

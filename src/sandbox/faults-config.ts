@@ -6,7 +6,18 @@ const OperationNameSchema = z.enum(Object.keys(OPERATIONS) as [OperationName, ..
 const Ops = z.array(OperationNameSchema).min(1).optional();
 const Probability = z.number().min(0).max(1);
 
-export const SCRIPTED_FAULTS = ['500', 'reset', '429', 'commit-then-500', 'commit-then-reset'] as const;
+export const SCRIPTED_FAULTS = [
+  '500',
+  'reset',
+  '429',
+  'commit-then-500',
+  'commit-then-reset',
+  'delay',
+  /** A gateway in front of the service failing (nothing applied): 502, 503, 504. */
+  '502',
+  '503',
+  '504',
+] as const;
 export type ScriptedFault = (typeof SCRIPTED_FAULTS)[number];
 
 /**
@@ -60,6 +71,12 @@ export const FaultConfig = z.strictObject({
         times: z.int().min(1).default(1),
         /** Retry-After of a scripted 429. */
         retryAfterSeconds: z.int().min(1).default(1),
+        /**
+         * `delay`: hold the request this long before handling it, then handle (and commit) it even
+         * if the client has given up and closed the connection meanwhile: a write that commits
+         * after the client's headers timeout (issue 18 case 1).
+         */
+        delayMs: z.int().min(0).max(600_000).default(0),
       }),
     )
     .default([]),

@@ -51,7 +51,7 @@ export interface ConfigurableFaults extends FaultInjector {
   reset(): void;
   /** Time source of the token buckets; the runtime binds its sandbox clock so tests can advance it. */
   useClock(now: () => number): void;
-  /** Faults injected so far, by kind ('500', '429', 'reset', 'commit-then-500', 'commit-then-reset', 'echo'). */
+  /** Faults injected so far, by kind ('500', '429', 'reset', 'commit-then-500', 'commit-then-reset', 'echo', 'delay'). */
   injected(): Record<string, number>;
 }
 
@@ -69,6 +69,14 @@ const matches = (ops: readonly OperationName[] | undefined, op: OperationName) =
 
 function internalError(why: string): SandboxFault {
   return new SandboxFault(500, 'INTERNAL_ERROR', `Unexpected server error (sandbox fault injection: ${why})`);
+}
+
+function gatewayError(status: number, code: string): SandboxFault {
+  return new SandboxFault(
+    status,
+    code,
+    `${code} (sandbox fault injection: a gateway failed, nothing applied)`,
+  );
 }
 
 function rateLimited(retryAfterSeconds: number): SandboxFault {
@@ -133,6 +141,13 @@ class SeededFaults implements ConfigurableFaults {
     }
     // Read the config after the sleep: a PUT /_sandbox/faults during the wait applies at once.
     const scripted = this.takeScripted(request, 'before');
+    if (scripted?.fault === 'delay') {
+      this.count('delay');
+      // Real time, like latency: the client's timeouts are real time too. The handler then runs
+      // and commits whether or not the client is still connected.
+      if (scripted.delayMs > 0) await sleep(scripted.delayMs);
+      return NONE;
+    }
     if (scripted) return this.decide(scripted.fault, scripted.retryAfterSeconds);
     const echo = this.echoing(request.op, request.echoed);
     if (echo) return echo;
@@ -159,7 +174,8 @@ class SeededFaults implements ConfigurableFaults {
   afterCommit(request: FaultRequest): FaultDecision {
     if (request.method === 'GET') return NONE;
     const scripted = this.takeScripted(request, 'commit');
-    if (scripted) return this.decide(scripted.fault);
+    // Only commit-then-* steps are taken in this phase (takeScripted), never 'delay'.
+    if (scripted && scripted.fault !== 'delay') return this.decide(scripted.fault);
     const { commitThenFail } = this.current;
     if (commitThenFail && matches(commitThenFail.ops, request.op) && this.random() < commitThenFail.rate) {
       return this.decide(commitThenFail.mode === '500' ? 'commit-then-500' : 'commit-then-reset');
@@ -201,8 +217,12 @@ class SeededFaults implements ConfigurableFaults {
     return head.step;
   }
 
-  private decide(fault: ScriptedFault, retryAfterSeconds = 1): FaultDecision {
+  private count(fault: ScriptedFault): void {
     this.counts.set(fault, (this.counts.get(fault) ?? 0) + 1);
+  }
+
+  private decide(fault: Exclude<ScriptedFault, 'delay'>, retryAfterSeconds = 1): FaultDecision {
+    this.count(fault);
     switch (fault) {
       case '500':
         return { kind: 'fail', fault: internalError('500') };
@@ -210,6 +230,12 @@ class SeededFaults implements ConfigurableFaults {
         return { kind: 'fail', fault: internalError('500 after the write was applied') };
       case '429':
         return { kind: 'fail', fault: rateLimited(retryAfterSeconds) };
+      case '502':
+        return { kind: 'fail', fault: gatewayError(502, 'BAD_GATEWAY') };
+      case '503':
+        return { kind: 'fail', fault: gatewayError(503, 'SERVICE_UNAVAILABLE') };
+      case '504':
+        return { kind: 'fail', fault: gatewayError(504, 'GATEWAY_TIMEOUT') };
       case 'reset':
       case 'commit-then-reset':
         return { kind: 'reset' };

@@ -9,9 +9,10 @@ import { Chunker } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
-import { failedAll } from './settle.js';
+import { failedAll, outcomeOf } from './settle.js';
 import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
 import { type ChunkSettings, STRATEGIES } from './strategies/index.js';
+import type { Prediction } from './strategies/predict.js';
 
 /** One chunk of a run, as handed from the import to the chunk sync (in process or through Redis). */
 export interface Chunk {
@@ -33,6 +34,11 @@ export interface ImportPorts {
   prepare(feed: Feed): Promise<ChunkSettings>;
   /** Hears why a file was stopped (the jobs pass their logger). */
   logger?: Pick<Logger, 'error'>;
+  /**
+   * Dry runs: what the service already holds of a chunk (read-only; strategies/predict.ts). Absent:
+   * every record counts as would-send.
+   */
+  predict?(chunk: Chunk): Promise<Prediction>;
 }
 
 export interface ImportResult {
@@ -56,6 +62,43 @@ function reportable(outcome: MapOutcome): RecordOutcome | undefined {
       amount: outcome.record.amount,
     };
   return undefined;
+}
+
+/**
+ * Keeps the first record of each externalId across the whole run (every chunk and file) and
+ * reports the others (docs/once-only.md): the service would otherwise get two creates for one
+ * target (two invoices; with concurrency, even two chunks racing past the lookup), and every later
+ * run would find two and refuse both as AMBIGUOUS_TARGET. An exact repeat (same payload: the same
+ * row in two overlapping files) is skipped; a different record under the same externalId is
+ * rejected, naming the first's file and line, never "already in the service".
+ */
+async function firstOfRun(kind: string, batch: MappedRecord[], run: RunHandle): Promise<MappedRecord[]> {
+  if (!run.claimExternalIds) return batch;
+  const seen = await run.claimExternalIds(kind, batch);
+  const kept: MappedRecord[] = [];
+  const repeats: RecordOutcome[] = [];
+  batch.forEach((record, i) => {
+    const first = seen[i];
+    if (!first) kept.push(record);
+    else if (first.sameContent)
+      repeats.push(
+        outcomeOf(record, {
+          outcome: 'skipped',
+          code: 'DUPLICATE_IN_SOURCE',
+          message: `same record as ${first.file}:${first.line} (same externalId "${record.externalId}", same content); synced once, from there`,
+        }),
+      );
+    else
+      repeats.push(
+        outcomeOf(record, {
+          outcome: 'rejected',
+          code: 'DUPLICATE_IN_SOURCE',
+          message: `externalId "${record.externalId}" already appears at ${first.file}:${first.line} in this run with different content; only that first record is synced (first wins): remove or correct the duplicate in the export`,
+        }),
+      );
+  });
+  if (repeats.length > 0) await run.report.record(repeats);
+  return kept;
 }
 
 /**
@@ -95,9 +138,11 @@ export async function importFile(
   let records = 0;
   let chunks = 0;
   let local: RecordOutcome[] = [];
-  const handOver = async (batch: MappedRecord[]) => {
-    chunks++;
+  const handOver = async (whole: MappedRecord[]) => {
     const stop = await run.stopReason();
+    const batch = stop || !settings ? whole : await firstOfRun(feed.kind, whole, run);
+    if (batch.length === 0) return;
+    chunks++;
     if (stop || !settings)
       await run.report.record(
         failedAll(
@@ -105,9 +150,8 @@ export async function importFile(
           stop ? stoppedOutcome(stop) : (unprepared ?? { code: 'RUN_STOPPED', message: 'the run stopped' }),
         ),
       );
-    else if (dryRun) await run.wouldSend?.(batch);
-    else
-      await ports.dispatch({
+    else {
+      const chunk: Chunk = {
         runId: run.runId,
         feed: feed.name,
         kind: feed.kind,
@@ -115,7 +159,15 @@ export async function importFile(
         seq: chunks,
         settings,
         records: batch,
-      });
+      };
+      if (!dryRun) await ports.dispatch(chunk);
+      else if (!ports.predict) await run.wouldSend?.(batch);
+      else {
+        const { skipped, send } = await ports.predict(chunk);
+        if (skipped.length > 0) await run.report.record(skipped);
+        if (send.length > 0) await run.wouldSend?.(send);
+      }
+    }
   };
   const chunker = new Chunker<MappedRecord>();
   let layoutStopped = false;

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock, PartnerClient } from '../client/index.js';
+import type { CreateClaims } from './create-claims.js';
 
 /** The part of the client the strategies use: a port, so tests and adapters can supply their own. */
 export type SyncClient = Pick<
@@ -22,4 +23,9 @@ export interface ChunkContext {
   logger: Logger;
   accountId: number;
   signal?: AbortSignal;
+  /**
+   * Serialises creates of one (account, externalId) across runs and workers (create-claims.ts);
+   * absent: no serialisation (tests of one strategy).
+   */
+  claims?: CreateClaims;
 }

@@ -1,5 +1,6 @@
 import type { MappedRecord } from '../sources/record.js';
 import type { ReportSink } from './report/sink.js';
+import type { FirstSeen } from './seen-ids.js';
 
 export interface StopReason {
   code: string;
@@ -18,4 +19,10 @@ export interface RunHandle {
   stop(reason: StopReason): Promise<void>;
   /** Dry runs: the records that would be sent. */
   wouldSend?(records: readonly MappedRecord[]): Promise<void>;
+  /**
+   * Claims each record's externalId for this run (every chunk and file of it), in order: undefined
+   * for the first record with its externalId, else where that first one was (docs/once-only.md).
+   * Absent: no run-wide check (each chunk still keeps the first of each externalId).
+   */
+  claimExternalIds?(kind: string, records: readonly MappedRecord[]): Promise<(FirstSeen | undefined)[]>;
 }

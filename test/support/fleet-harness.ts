@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type Clock, combineHooks, PartnerClient, systemClock } from '../../src/client/index.js';
+import {
+  type Clock,
+  combineHooks,
+  PartnerClient,
+  type PartnerClientSettings,
+  systemClock,
+} from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { gateHooks, partnerScope } from '../../src/gate/client-hooks.js';
 import type { TenantGate } from '../../src/gate/gate.js';
@@ -63,7 +69,14 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
    */
   function worker(
     concurrency = 4,
-    options: { instantRetries?: boolean; logger?: Logger; alerts?: RunAlerts; metrics?: Metrics } = {},
+    options: {
+      instantRetries?: boolean;
+      logger?: Logger;
+      alerts?: RunAlerts;
+      metrics?: Metrics;
+      /** Client settings on top of the sandbox's (timeouts, in-flight grace). */
+      client?: Partial<PartnerClientSettings>;
+    } = {},
   ): RunningWorker {
     const log = options.logger ?? logger;
     const clientClock: Clock = options.instantRetries
@@ -92,6 +105,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
         authUrl: sandbox.authUrl,
         clientId: sandbox.clientId,
         clientSecret: sandbox.clientSecret,
+        ...options.client,
       },
       {
         logger: log,

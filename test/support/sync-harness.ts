@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { PartnerClient } from '../../src/client/index.js';
+import { PartnerClient, type PartnerClientSettings, systemClock } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { MemoryGate } from '../../src/gate/memory-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
@@ -32,6 +32,13 @@ export interface HarnessOptions<F extends Front> {
   logger?: Logger;
   /** The sandbox's seed (default: the documented one); the client uses its first client's credentials. */
   seed?: Seed;
+  /** Client settings on top of the sandbox's (timeouts, in-flight grace). */
+  client?: Partial<PartnerClientSettings>;
+  /**
+   * Sleeps also wait in real time (still recorded and advancing the fake clock): for faults that
+   * race the client's real-time timeouts, like a commit after the headers timeout.
+   */
+  realTime?: boolean;
 }
 
 export type HarnessRun = FeedRunResult & { outcomes: RecordOutcome[] };
@@ -54,7 +61,8 @@ export async function syncHarness<F extends Front = Front>(
   const front = await options.front?.(sandbox);
   const clock = new FakeClock(Date.now());
   const fakeSleep = clock.sleep.bind(clock);
-  clock.sleep = (ms, signal) => {
+  clock.sleep = async (ms, signal) => {
+    if (options.realTime) await systemClock.sleep(ms, signal);
     sandbox.runtime.clock.advance(ms);
     return fakeSleep(ms, signal);
   };
@@ -68,6 +76,7 @@ export async function syncHarness<F extends Front = Front>(
       authUrl: sandbox.authUrl,
       clientId: sandbox.clientId,
       clientSecret: sandbox.clientSecret,
+      ...options.client,
     },
     {
       clock,

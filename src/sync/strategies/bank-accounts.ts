@@ -1,8 +1,15 @@
 import { type BankAccount, BankAccountUpdate } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
+import { withCreateClaims } from '../create-claims.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
-import { firstOfEachExternalId, type OutcomeFields, type Refusal, settleChunk } from '../settle.js';
+import {
+  type ChunkOutcomes,
+  firstOfEachExternalId,
+  type OutcomeFields,
+  type Refusal,
+  settleChunk,
+} from '../settle.js';
 import {
   ambiguousTarget,
   createBankAccountConfirmed,
@@ -64,8 +71,14 @@ export function syncBankAccountsChunk(
   options: UpsertOptions,
   ctx: ChunkContext,
 ): Promise<RecordOutcome[]> {
-  return settleChunk(records, ctx, async (out) => {
-    const unique = firstOfEachExternalId(records, out);
+  return settleChunk(records, ctx, (out) =>
+    // The service does not de-duplicate bank accounts either: hold their creates (create-claims.ts).
+    withCreateClaims(ctx, 'bank-accounts', firstOfEachExternalId(records, out), out, (unique) =>
+      syncHeld(unique, out),
+    ),
+  );
+
+  async function syncHeld(unique: BankRecord[], out: ChunkOutcomes<BankRecord>): Promise<void> {
     let accounts = await listBankAccounts(ctx);
     const listed = (fresh: BankAccount[]) => {
       accounts = fresh;
@@ -118,5 +131,5 @@ export function syncBankAccountsChunk(
         },
       });
     }
-  });
+  }
 }

@@ -86,7 +86,8 @@ export async function updateConfirmed<S, B extends object>(
  * after our own ambiguous attempt, it counts as created.
  */
 export async function createConfirmed<S>(ctx: ChunkContext, steps: CreateSteps<S>): Promise<OutcomeFields> {
-  const rechecks = new RecheckSchedule(ctx, steps.operation);
+  // Not de-duplicated by the service: a lost answer is waited out before the re-check (recheck.ts).
+  const rechecks = new RecheckSchedule(ctx, steps.operation, true);
   for (;;) {
     try {
       return { outcome: 'created', serviceId: steps.id(await steps.send()) };
@@ -94,7 +95,7 @@ export async function createConfirmed<S>(ctx: ChunkContext, steps: CreateSteps<S
       const refused = refusalOf(error, steps.refusals);
       if (refused) return refused;
       const cause = ambiguity(error, ctx, steps.operation);
-      await rechecks.wait(cause.code);
+      await rechecks.wait(cause.code, cause);
       const found = await steps.find();
       if (found === undefined) continue;
       if ('outcome' in found) return found.outcome;

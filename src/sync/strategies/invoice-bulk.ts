@@ -72,6 +72,8 @@ export async function lookupInvoices(
 export interface Recheck {
   records: InvoiceRecord[];
   reason: string;
+  /** The ambiguous failure, if any (its inFlightForMs tells how long the request may still commit). */
+  cause?: unknown;
 }
 
 /**
@@ -108,7 +110,11 @@ export async function createInvoices(
     'invoice bulk create answer lost or 500: looking up before resending',
   );
   for (const record of progress.failed) sentAmbiguously.add(record);
-  return { records: [...unacknowledged, ...progress.failed, ...progress.unsent], reason: failure.code };
+  return {
+    records: [...unacknowledged, ...progress.failed, ...progress.unsent],
+    reason: failure.code,
+    cause: failure,
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type Invoice, InvoiceUpdate } from '../../contract/index.js';
+import { withCreateClaims } from '../create-claims.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
 import { firstOfEachExternalId, type OutcomeFields, type Refusal, settleChunk } from '../settle.js';
@@ -41,36 +42,41 @@ export function syncInvoicesChunk(
   options: UpsertOptions,
   ctx: ChunkContext,
 ): Promise<RecordOutcome[]> {
-  return settleChunk(records, ctx, async (out) => {
-    let pending = firstOfEachExternalId(records, out);
-    const rechecks = new RecheckSchedule(ctx, 'createInvoicesBulk');
-    const sentAmbiguously = new Set<InvoiceRecord>();
-    while (pending.length > 0) {
-      const found = await lookupInvoices(ctx, pending);
-      const missing: InvoiceRecord[] = [];
-      for (const record of pending) {
-        const matches = found.get(record.externalId) ?? [];
-        if (matches.length === 0 && options.mode === 'update') {
-          out.settle(record, {
-            outcome: 'rejected',
-            code: 'NOT_FOUND_FOR_UPDATE',
-            message: `no invoice with externalId "${record.externalId}" in the service, and the feed's mode is update (update only); create it elsewhere, or set mode upsert`,
-          });
-        } else if (matches.length === 0) missing.push(record);
-        else if (sentAmbiguously.has(record) && matches.length === 1) {
-          out.settle(record, {
-            outcome: 'created',
-            serviceId: matches[0]?.id,
-            message: 'created (confirmed by the lookup after an ambiguous answer)',
-          });
-        } else out.settle(record, await syncExisting(record, matches, options, ctx));
+  return settleChunk(records, ctx, (out) =>
+    // Another run creating one of these invoices right now would find it missing too: hold them.
+    withCreateClaims(ctx, 'invoices', firstOfEachExternalId(records, out), out, async (firsts) => {
+      let pending = firsts;
+      // The service does not de-duplicate invoices: after a lost answer, wait until the request can
+      // no longer commit before the lookup that decides what is resent (docs/once-only.md).
+      const rechecks = new RecheckSchedule(ctx, 'createInvoicesBulk', true);
+      const sentAmbiguously = new Set<InvoiceRecord>();
+      while (pending.length > 0) {
+        const found = await lookupInvoices(ctx, pending);
+        const missing: InvoiceRecord[] = [];
+        for (const record of pending) {
+          const matches = found.get(record.externalId) ?? [];
+          if (matches.length === 0 && options.mode === 'update') {
+            out.settle(record, {
+              outcome: 'rejected',
+              code: 'NOT_FOUND_FOR_UPDATE',
+              message: `no invoice with externalId "${record.externalId}" in the service, and the feed's mode is update (update only); create it elsewhere, or set mode upsert`,
+            });
+          } else if (matches.length === 0) missing.push(record);
+          else if (sentAmbiguously.has(record) && matches.length === 1) {
+            out.settle(record, {
+              outcome: 'created',
+              serviceId: matches[0]?.id,
+              message: 'created (confirmed by the lookup after an ambiguous answer)',
+            });
+          } else out.settle(record, await syncExisting(record, matches, options, ctx));
+        }
+        if (missing.length === 0) break;
+        const recheck = await createInvoices(missing, ctx, out, sentAmbiguously);
+        pending = recheck.records;
+        if (pending.length > 0) await rechecks.wait(recheck.reason, recheck.cause);
       }
-      if (missing.length === 0) break;
-      const recheck = await createInvoices(missing, ctx, out, sentAmbiguously);
-      pending = recheck.records;
-      if (pending.length > 0) await rechecks.wait(recheck.reason);
-    }
-  });
+    }),
+  );
 }
 
 /** The outcome of a record whose externalId the service already holds. */

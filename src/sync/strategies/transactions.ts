@@ -81,7 +81,7 @@ export function syncTransactionsChunk(
       );
       for (const record of progress.failed) sentAmbiguously.add(record.externalId);
       pending = [...unacknowledged, ...progress.failed, ...progress.unsent];
-      await rechecks.wait(failure.code);
+      await rechecks.wait(failure.code, failure);
     }
   });
 }

@@ -72,13 +72,13 @@ describe('500: retried after 1, 2, then 4 s, then alert', () => {
   });
 });
 
-describe('never retried: 400, 401 (after its one renewal), 403, 404, 409, 502', () => {
+describe('never retried: 400, 401 (after its one renewal), 403, 404, 409, 501', () => {
   it.each([
     [400, 'INVALID_REQUEST'],
     [403, 'ACCOUNT_ACCESS_DENIED'],
     [404, 'ACCOUNT_NOT_FOUND'],
     [409, 'BANK_ACCOUNT_NOT_MODIFIABLE'],
-    [502, 'BAD_GATEWAY_FROM_PROXY'],
+    [501, 'NOT_IMPLEMENTED_BY_PROXY'],
   ])('%i fails at once with the service code', async (status, code) => {
     fx = await startFixture();
     fx.server.always('GET', SCENARIOS, {
@@ -145,7 +145,16 @@ describe('429: wait as Retry-After says', () => {
     expect(fx.clock.sleeps).toEqual([3_000, 60_000, 3_000]);
   });
 
-  it('gives up after rateLimitMaxWaits waits with RATE_LIMITED and the wait asked for', async () => {
+  it('issue 18 item 12: more than 30 consecutive 429s do not fail the call; only the total wait caps it', async () => {
+    fx = await startFixture({ settings: { rateLimitMaxTotalWaitMs: 900_000 } });
+    const limited = { status: 429, headers: { 'retry-after': '1' }, json: problem('RATE_LIMITED') };
+    fx.server.script('GET', SCENARIOS, ...Array.from({ length: 40 }, () => limited), scenarios);
+    await expect(fx.client.listScenarios(1)).resolves.toHaveLength(1);
+    expect(fx.clock.sleeps).toEqual(Array.from({ length: 40 }, () => 1_000));
+    expect(fx.apiRequests()).toHaveLength(41);
+  });
+
+  it('gives up after rateLimitMaxWaits waits (when set) with RATE_LIMITED and the wait asked for', async () => {
     fx = await startFixture({ settings: { rateLimitMaxWaits: 3 } });
     fx.server.always('GET', SCENARIOS, {
       status: 429,
@@ -231,6 +240,45 @@ describe('writes: a 500 or a lost answer is ambiguous, never resent blindly', ()
     expect(error).toMatchObject({ code: 'AMBIGUOUS_WRITE' });
     expect(error.message).toMatch(/UND_ERR_HEADERS_TIMEOUT/);
     expect(fx.apiRequests()).toHaveLength(1);
+  });
+});
+
+describe('issue 18 item 12: a 502, 503 or 504 on a read is retried; on a write it is ambiguous', () => {
+  it.each([502, 503, 504])('retries a GET answered %i on the 1/2/4 s schedule', async (status) => {
+    fx = await startFixture();
+    const gateway = { status, json: problem('BAD_GATEWAY', 'proxy') };
+    fx.server.script('GET', SCENARIOS, gateway, gateway, scenarios);
+    await expect(fx.client.listScenarios(1)).resolves.toHaveLength(1);
+    expect(fx.clock.sleeps).toEqual([1_000, 2_000]);
+  });
+
+  it('retries the existence check (a read sent as POST) after a 503', async () => {
+    fx = await startFixture();
+    fx.server.script(
+      'POST',
+      EXISTS,
+      { status: 503, json: problem('SERVICE_UNAVAILABLE') },
+      { status: 200, json: { success: true, data: ['a'] } },
+    );
+    await expect(fx.client.checkTransactionsExist(1, 5, ['a'])).resolves.toEqual([{ externalId: 'a' }]);
+    expect(fx.clock.sleeps).toEqual([1_000]);
+  });
+
+  it('fails a read after three retries of 503 with the status', async () => {
+    fx = await startFixture();
+    fx.server.always('GET', SCENARIOS, { status: 503, json: problem('SERVICE_UNAVAILABLE') });
+    const error = await rejection(fx.client.listScenarios(1));
+    expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, attempts: 4 });
+    expect(fx.clock.sleeps).toEqual([1_000, 2_000, 4_000]);
+  });
+
+  it('never resends a bulk create answered 502: AMBIGUOUS_WRITE at once', async () => {
+    fx = await startFixture();
+    fx.server.always('POST', BULK, { status: 502, json: problem('BAD_GATEWAY') });
+    const error = await rejection(fx.client.createTransactionsBulk(1, 5, [tx]));
+    expect(error).toMatchObject({ code: 'AMBIGUOUS_WRITE', ambiguous: true, status: 502 });
+    expect(fx.apiRequests()).toHaveLength(1);
+    expect(fx.clock.sleeps).toEqual([]);
   });
 });
 

@@ -42,3 +42,37 @@ describe('RedisRunStore.list', () => {
     expect((await store.list(1, 'invoices')).map((l) => l.meta.runId)).toEqual(['r2']);
   });
 });
+
+describe('RedisRunStore.claimExternalIds (issue 18 case 2, fleet)', () => {
+  const rec = (externalId: string, file: string, line: number, amount: number) =>
+    ({ file, line, externalId, derivedId: false, payload: { externalId, amount } }) as never;
+
+  it('first wins across import jobs of one run; the same line again (a replay) is still the first; other runs are independent', async () => {
+    const client = redis.connect();
+    const keys = fleetKeys(redis.newPrefix());
+    const store = new RedisRunStore(client, keys, 60_000);
+    const jan = store.handle('run-1', 'import');
+    const feb = store.handle('run-1', 'import');
+    expect(
+      await jan.claimExternalIds?.('invoices', [rec('A', 'jan.csv', 2, 1), rec('B', 'jan.csv', 3, 2)]),
+    ).toEqual([undefined, undefined]);
+    expect(
+      await feb.claimExternalIds?.('invoices', [
+        rec('A', 'feb.csv', 7, 1),
+        rec('B', 'feb.csv', 8, 99),
+        rec('C', 'feb.csv', 9, 3),
+      ]),
+    ).toEqual([
+      { file: 'jan.csv', line: 2, sameContent: true },
+      { file: 'jan.csv', line: 3, sameContent: false },
+      undefined,
+    ]);
+    // A replayed import claims its own lines again: still the first.
+    expect(await jan.claimExternalIds?.('invoices', [rec('A', 'jan.csv', 2, 1)])).toEqual([undefined]);
+    // Another run starts afresh, and the run's claims expire with it.
+    expect(
+      await store.handle('run-2', 'import').claimExternalIds?.('invoices', [rec('A', 'feb.csv', 7, 1)]),
+    ).toEqual([undefined]);
+    expect(await client.pttl(keys.runIds('run-1'))).toBeGreaterThan(0);
+  });
+});

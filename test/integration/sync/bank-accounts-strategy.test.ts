@@ -129,7 +129,8 @@ describe('syncBankAccountsChunk against the sandbox', () => {
     const outcomes = await syncBankAccountsChunk([bank('erp-1'), bank('erp-2', {}, 3)], UPSERT, ctx);
     expect(byOutcome(outcomes)).toEqual({ created: 2 });
     expect(outcomes[0]?.message).toMatch(/confirmed by a re-check/);
-    expect(clock.sleeps).toEqual([1_000]);
+    // A lost answer is waited out first: the in-flight bound, twice the default 60 s headers timeout.
+    expect(clock.sleeps).toEqual([120_000]);
     expect(requests('createBankAccount')).toEqual({ reset: 1, 200: 1 });
     expect([...account().bankAccounts.values()].filter((b) => b.externalId === 'erp-1')).toHaveLength(1);
   });
@@ -210,5 +211,29 @@ describe('resolveBankAccount', () => {
     );
     account().subscriptionInformation.maxAllowedBankAccounts = 3;
     await expect(resolveBankAccount(target, ctx)).rejects.toSatisfy(isStop('MAX_BANK_ACCOUNTS_REACHED'));
+  });
+});
+
+describe('create claims (issue 18 case 2: creates of one externalId serialised across runs)', () => {
+  it('leaves an account another run keeps claimed failed CONCURRENT_CREATE after the wait, and creates the rest', async () => {
+    const { MemoryCreateClaims, claimKey, CLAIM_WAIT_MS } = await import(
+      '../../../src/sync/create-claims.js'
+    );
+    const { ctx, clock, requests } = await strategySandbox();
+    const claims = new MemoryCreateClaims(() => clock.now());
+    await claims.tryClaim([claimKey(ACCOUNT, 'bank-accounts', 'busy')], 'other-run', 3_600_000);
+    const outcomes = await syncBankAccountsChunk([bank('busy'), bank('free', {}, 3)], UPSERT, {
+      ...ctx,
+      claims,
+    });
+    expect(outcomes[0]).toMatchObject({ outcome: 'failed', code: 'CONCURRENT_CREATE', externalId: 'busy' });
+    expect(outcomes[1]).toMatchObject({ outcome: 'created', externalId: 'free' });
+    expect(requests('createBankAccount')).toEqual({ 200: 1 });
+    expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(CLAIM_WAIT_MS);
+    // This chunk's claims are released: another run may create 'free' now (it will find it).
+    expect(await claims.tryClaim([claimKey(ACCOUNT, 'bank-accounts', 'free')], 'next', 1_000)).toHaveProperty(
+      'size',
+      1,
+    );
   });
 });

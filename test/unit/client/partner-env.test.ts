@@ -39,6 +39,14 @@ describe('loadPartnerConfig', () => {
     });
   });
 
+  it('reads PARTNER_INFLIGHT_GRACE_MS (unset: the client derives it from the headers timeout)', () => {
+    expect(loadPartnerConfig({ ...valid, PARTNER_INFLIGHT_GRACE_MS: '4500' }).inFlightGraceMs).toBe(4_500);
+    expect(loadPartnerConfig({ ...valid, PARTNER_INFLIGHT_GRACE_MS: '0' }).inFlightGraceMs).toBe(0);
+    expect(configError({ ...valid, PARTNER_INFLIGHT_GRACE_MS: '2s' }).variables).toEqual([
+      'PARTNER_INFLIGHT_GRACE_MS',
+    ]);
+  });
+
   it('reads every tuning variable', () => {
     const config = loadPartnerConfig({
       ...valid,

@@ -38,6 +38,12 @@ describe('isRetryableStatus (spec: retry only 500)', () => {
     expect(isRetryableStatus(status)).toBe(false),
   );
   it('is plain data', () => expect(RETRY_POLICY.retryStatuses).toEqual([500]));
+  it.each([500, 502, 503, 504])('retries %i for a read (idempotent operation)', (status) =>
+    expect(isRetryableStatus(status, RETRY_POLICY, true)).toBe(true),
+  );
+  it.each([400, 404, 429, 501])('does not retry %i for a read', (status) =>
+    expect(isRetryableStatus(status, RETRY_POLICY, true)).toBe(false),
+  );
 });
 
 describe('retryAfterMs', () => {

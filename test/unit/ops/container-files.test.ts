@@ -122,16 +122,22 @@ volumes:
 
   it('an undocumented variable, also when it comes in through a merged anchor', () => {
     expect(check(breaking(valid, 'REDIS_URL: redis', 'REDIS_ADDRESS: redis'))).toEqual([
-      expect.stringContaining('service worker sets REDIS_ADDRESS, which docs/configuration.md does not document'),
+      expect.stringContaining(
+        'service worker sets REDIS_ADDRESS, which docs/configuration.md does not document',
+      ),
     ]);
     expect(check(breaking(valid, '  PARTNER_API_URL: $', '  PARTNER_BASE_URL: $'))).toEqual([
-      expect.stringContaining('service worker sets PARTNER_BASE_URL, which docs/configuration.md does not document'),
+      expect.stringContaining(
+        'service worker sets PARTNER_BASE_URL, which docs/configuration.md does not document',
+      ),
     ]);
   });
 
   it('an undocumented or malformed variable read from the shell', () => {
     expect(check(breaking(valid, '${PARTNER_API_URL:-', '${PARTNER_URL:-'))).toEqual([
-      expect.stringContaining('reads PARTNER_URL from the shell or .env, which docs/configuration.md does not document'),
+      expect.stringContaining(
+        'reads PARTNER_URL from the shell or .env, which docs/configuration.md does not document',
+      ),
     ]);
     expect(check(breaking(valid, '"$${not-interpolated}"', '"$(openssl rand -hex 16)"'))).toEqual([
       expect.stringContaining('"$(openssl rand -hex 16)" is not a valid interpolation'),

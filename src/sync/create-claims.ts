@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { MappedRecord } from '../sources/record.js';
+import type { ChunkContext } from './ports.js';
+import type { ChunkOutcomes } from './settle.js';
+
+/**
+ * Short claims on "creating (account, kind, externalId) now", so that two runs (or two workers)
+ * never look up and create the same target at the same time: the service does not de-duplicate
+ * invoices, and two lookups that both find nothing create two. In process: MemoryCreateClaims; the
+ * fleet: Redis keys (src/queue/create-claims.ts). A claim expires after `ttlMs` (a crashed holder
+ * cannot block forever).
+ */
+export interface CreateClaims {
+  /** Claims every key it can for `holder`; returns those it holds now. */
+  tryClaim(keys: readonly string[], holder: string, ttlMs: number): Promise<Set<string>>;
+  /** Releases what `holder` holds of `keys` (never another holder's claim). */
+  release(keys: readonly string[], holder: string): Promise<void>;
+}
+
+/** Claims of this process (one `sync`, or several feeds in one scheduler process). */
+export class MemoryCreateClaims implements CreateClaims {
+  readonly #held = new Map<string, { holder: string; until: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async tryClaim(keys: readonly string[], holder: string, ttlMs: number): Promise<Set<string>> {
+    const now = this.now();
+    const got = new Set<string>();
+    for (const key of keys) {
+      const current = this.#held.get(key);
+      if (current && current.holder !== holder && current.until > now) continue;
+      this.#held.set(key, { holder, until: now + ttlMs });
+      got.add(key);
+    }
+    return got;
+  }
+
+  async release(keys: readonly string[], holder: string): Promise<void> {
+    for (const key of keys) if (this.#held.get(key)?.holder === holder) this.#held.delete(key);
+  }
+}
+
+/** The process-wide claims of in-process runs. */
+export const processCreateClaims = new MemoryCreateClaims();
+
+/** How long a chunk waits for targets another run is creating before it leaves them to the next run. */
+export const CLAIM_WAIT_MS = 30_000;
+/** Expiry of a claim: longer than any chunk's creates (in-flight bound, re-checks, 429 waits). */
+export const CLAIM_TTL_MS = 30 * 60_000;
+const CLAIM_POLL_MS = 500;
+
+export const claimKey = (accountId: number, kind: string, externalId: string) =>
+  `${accountId}\u0000${kind}\u0000${externalId}`;
+
+/**
+ * Runs `work` with the records whose creates this chunk holds (ctx.claims; everything when absent).
+ * Records another run keeps claimed for longer than CLAIM_WAIT_MS are settled failed
+ * (CONCURRENT_CREATE): the next run looks them up and finds what the other run created.
+ */
+export async function withCreateClaims<R extends MappedRecord>(
+  ctx: ChunkContext,
+  kind: string,
+  records: R[],
+  out: ChunkOutcomes<R>,
+  work: (held: R[]) => Promise<void>,
+): Promise<void> {
+  const claims = ctx.claims;
+  if (!claims || records.length === 0) return work(records);
+  const holder = randomUUID();
+  const keyOf = (r: R) => claimKey(ctx.accountId, kind, r.externalId);
+  const held: R[] = [];
+  let waiting = records;
+  const deadline = ctx.clock.now() + CLAIM_WAIT_MS;
+  try {
+    for (;;) {
+      const got = await claims.tryClaim(waiting.map(keyOf), holder, CLAIM_TTL_MS);
+      held.push(...waiting.filter((r) => got.has(keyOf(r))));
+      waiting = waiting.filter((r) => !got.has(keyOf(r)));
+      if (waiting.length === 0 || ctx.clock.now() >= deadline) break;
+      await ctx.clock.sleep(CLAIM_POLL_MS, ctx.signal);
+    }
+    for (const record of waiting) {
+      out.settle(record, {
+        outcome: 'failed',
+        code: 'CONCURRENT_CREATE',
+        message: `another run is creating "${record.externalId}" in account ${ctx.accountId} right now; not sent, so it cannot be created twice: the next run finds it`,
+      });
+    }
+    // Input order, as the strategy expects.
+    const mine = new Set(held);
+    await work(records.filter((r) => mine.has(r)));
+  } finally {
+    await claims.release(held.map(keyOf), holder);
+  }
+}
