@@ -1,11 +1,12 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
+import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
 
 export const OUTCOME_COLUMNS = [
@@ -100,7 +101,8 @@ export class FileReportSink implements ReportSink {
 
   async finish(summary: RunSummary): Promise<void> {
     await Promise.all([closeStream(this.csv), closeStream(this.ndjson)]);
-    await writeFile(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+    // Atomic: a summary.json that exists is whole (a kill mid-write used to leave half of one).
+    await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   }
 }
 
