@@ -41,6 +41,8 @@ export interface ImportJobDeps {
   maxQueuedChunks?(feed: Feed): number;
   /** Hears the outcomes the import settles itself (rejected, excluded rows) once stored. */
   meter?: SyncMeter;
+  /** The service this worker writes to (its base URL), named in each run's summary. */
+  target?: string;
 }
 
 /** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */

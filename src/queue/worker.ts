@@ -38,6 +38,8 @@ export interface WorkerDeps {
   alerts?: RunAlerts;
   /** Hears stored outcomes and chunk durations (metrics). */
   meter?: SyncMeter;
+  /** The service this worker writes to (its base URL), named in each run's summary. */
+  target?: string;
 }
 
 export interface RunningWorker {
@@ -83,6 +85,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       signal: abort.signal,
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
       meter: deps.meter,
+      ...(deps.target ? { target: deps.target } : {}),
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );
