@@ -108,7 +108,8 @@ describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
 
     expect(report.code, report.describe()).toBe(0);
     const csv = report.stdout.trimEnd().split(/\r?\n/);
-    expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount');
+    expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount,runId');
+    expect(csv.slice(1).every((line) => line.endsWith(`,${againId}`))).toBe(true);
     expect(csv).toHaveLength(1 + 1_500);
     const outcomeColumn = OUTCOME_COLUMNS.indexOf('outcome');
     expect(new Set(csv.slice(1).map((line) => line.split(',')[outcomeColumn]))).toEqual(new Set(['skipped']));
