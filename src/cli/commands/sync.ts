@@ -4,7 +4,7 @@ import { type Command, Option } from 'commander';
 import { systemClock } from '../../client/index.js';
 import { ConfigError } from '../../config/errors.js';
 import { loadFeedFiles } from '../../config/load-feed.js';
-import { loadPartnerConfig } from '../../config/partner-env.js';
+import { loadPartnerConfig, PartnerConfigError } from '../../config/partner-env.js';
 import { MemoryGate } from '../../gate/memory-gate.js';
 import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
@@ -82,6 +82,8 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`erp-bridge: ${error.message}\n`);
+    if (error instanceof PartnerConfigError)
+      process.stderr.write('  (to try erp-bridge without a service: erp-bridge sync --sandbox <feed...>)\n');
     return EXIT.INVALID_CONFIG;
   }
   const gate = new MemoryGate(systemClock);

@@ -194,6 +194,7 @@ describe('erp-bridge sync', () => {
       ])
         expect(ran.stderr).toContain(variable);
       expect(ran.stderr).toContain('PARTNER_API_ULR is set: did you mean PARTNER_API_URL?');
+      expect(ran.stderr).toContain('erp-bridge sync --sandbox');
       // The feed file (which does not exist) was never opened: the target is checked first.
       expect(ran.stderr).not.toContain('no-such-feed.yaml');
       expect(ran.stderr).not.toContain('embedded sandbox');
