@@ -8,5 +8,9 @@ export const EXIT = {
   INVALID_CONFIG: 2,
   /** The service could not be reached or refused the credentials. */
   SERVICE_UNAVAILABLE: 3,
+  /** Ended by SIGINT (Ctrl-C) after storing what was in flight; the summary says `interrupted`. */
+  INTERRUPTED_SIGINT: 130,
+  /** Ended by SIGTERM, likewise. */
+  INTERRUPTED_SIGTERM: 143,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -20,6 +20,13 @@ function packageVersion(): string {
   }
 }
 
+// `erp-bridge runs | head`: once the reader has gone, the rest of a list has nowhere to go. End
+// quietly, as other command-line tools do, instead of dying on an unhandled EPIPE error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
+  throw error;
+});
+
 buildProgram(packageVersion())
   .parseAsync(process.argv)
   .catch((error: unknown) => {

@@ -1,8 +1,16 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 
 /** A whole number >= 1 (counts, limits, concurrency). */
 export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number >= 1');
   return n;
+}
+
+/** pino's levels, in order of severity; `--log-level` accepts only these (a typo is exit 2, not "info"). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The `--log-level` option of every command that logs. */
+export function logLevelOption(): Option {
+  return new Option('--log-level <level>', 'how much to log').choices(LOG_LEVELS).default('info');
 }

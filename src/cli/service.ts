@@ -12,14 +12,20 @@ import type { TenantGate } from '../gate/gate.js';
 
 export interface ServiceConnection {
   client: PartnerClient;
-  /** Set when no PARTNER_API_URL was configured and an embedded sandbox serves the run. */
+  /** Set when an embedded sandbox serves the run (`sync --sandbox`). */
   sandboxUrl?: string;
+  /** What the run writes to, for summaries and reports: the service's base URL or "embedded sandbox". */
+  target: string;
   close(): Promise<void>;
 }
 
+/** The target name of runs against the embedded sandbox (summaries, reports, `runs`). */
+export const EMBEDDED_SANDBOX = 'embedded sandbox';
+
 /**
- * The client for this process. Without PARTNER_API_URL, an embedded sandbox is started in
- * process, so a new user sees the whole flow with one command. 429 pauses go through the gate,
+ * The client for this process. With `embeddedSandbox` (only `sync --sandbox` asks for it), an
+ * embedded sandbox is started in process, so a new user sees the whole flow with one command;
+ * otherwise the PARTNER_* configuration must be complete (never a silent fallback). 429 pauses go through the gate,
  * per partner credentials: no request of those credentials starts until Retry-After has passed.
  */
 export async function connectService(
@@ -28,16 +34,16 @@ export async function connectService(
   clock: Clock,
   logger: Logger,
   options: {
-    /** Fleet processes share one service: they never start a sandbox of their own. */
+    /** Only on an explicit request (`sync --sandbox`); fleet processes never start one. */
     embeddedSandbox: boolean;
     /** More listeners besides the gate's (metrics). */
     hooks?: ClientHooks;
-  } = { embeddedSandbox: true },
+  } = { embeddedSandbox: false },
 ): Promise<ServiceConnection> {
   let settings: PartnerClientSettings;
   let closeSandbox = async () => {};
   let sandboxUrl: string | undefined;
-  if (!env.PARTNER_API_URL && options.embeddedSandbox) {
+  if (options.embeddedSandbox) {
     // Loaded only when needed: a run against the real service never loads the simulator.
     const { startSandbox } = await import('../sandbox/index.js');
     const sandbox = await startSandbox();
@@ -51,7 +57,7 @@ export async function connectService(
     closeSandbox = () => sandbox.close();
     logger.warn(
       { sandbox: sandbox.url },
-      'PARTNER_API_URL is not set: syncing into an embedded sandbox (set PARTNER_API_URL, PARTNER_AUTH_URL, PARTNER_CLIENT_ID and PARTNER_CLIENT_SECRET for the real service)',
+      '--sandbox: syncing into an embedded sandbox; nothing reaches the real service (PARTNER_* settings are ignored)',
     );
   } else {
     settings = loadPartnerConfig(env);
@@ -64,6 +70,7 @@ export async function connectService(
   return {
     client,
     ...(sandboxUrl ? { sandboxUrl } : {}),
+    target: sandboxUrl ? EMBEDDED_SANDBOX : settings.baseUrl,
     close: async () => {
       await client.close();
       await closeSandbox();

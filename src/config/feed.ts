@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { BANK_ACCOUNT_TYPES, CURRENCY_CODES } from '../contract/index.js';
+import { compileDateFormat } from '../sources/values/date.js';
 import { KIND_FIELDS, RECORD_KINDS } from './kinds.js';
+
+/** An unsupported dateFormat is a load-time error (file and key), not a rejection of every row. */
+function supportedDateFormat(format: string, ctx: z.RefinementCtx): void {
+  try {
+    compileDateFormat(format);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+  }
+}
 
 const columnRef = z.union([z.string().min(1), z.int().positive()], {
   message: 'expected a column name, or a 1-based column position for duplicated names',
@@ -57,7 +67,7 @@ export const Source = z
     /** auto (default): a UTF-8 or UTF-16 byte-order mark, else valid UTF-8, else Windows-1252 (docs/encodings.md). */
     encoding: z.enum(['auto', 'utf-8', 'windows-1252', 'iso-8859-1', 'utf-16le', 'utf-16be']).default('auto'),
     decimalSeparator: z.enum([',', '.']).default('.'),
-    dateFormat: z.string().min(1).default('yyyy-MM-dd'),
+    dateFormat: z.string().min(1).default('yyyy-MM-dd').superRefine(supportedDateFormat),
     /** Preamble before the header row: skip a fixed number of lines, or up to the first line matching a pattern. */
     skipLines: z.int().nonnegative().default(0),
     headerPattern: z.string().optional(),

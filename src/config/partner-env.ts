@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lookalikes } from './did-you-mean.js';
 import { ConfigError } from './errors.js';
 
 /** Typed partner API settings; field names match PartnerClientSettings of src/client. */
@@ -168,7 +169,7 @@ export function loadPartnerConfig(env: NodeJS.ProcessEnv): PartnerConfig {
     })),
     ...crossProblems(picked),
   ];
-  if (!parsed.success || problems.length > 0) throw new PartnerConfigError(problems);
+  if (!parsed.success || problems.length > 0) throw new PartnerConfigError(withLookalikes(problems, env));
   const e = parsed.data;
   return {
     baseUrl: e.PARTNER_API_URL,
@@ -185,4 +186,17 @@ export function loadPartnerConfig(env: NodeJS.ProcessEnv): PartnerConfig {
     rateLimitMaxTotalWaitMs: e.PARTNER_RATE_LIMIT_MAX_WAIT_S * 1_000,
     ...(e.PARTNER_INFLIGHT_GRACE_MS === undefined ? {} : { inFlightGraceMs: e.PARTNER_INFLIGHT_GRACE_MS }),
   };
+}
+
+/** A missing variable's problem names a set variable that looks like a typo of it. */
+function withLookalikes(problems: ConfigProblem[], env: NodeJS.ProcessEnv): ConfigProblem[] {
+  const known = new Set(Object.keys(PartnerEnv.shape));
+  const unknown = Object.keys(env).filter((name) => !known.has(name) && env[name] !== undefined);
+  return problems.map((p) => {
+    if (env[p.variable] !== undefined) return p;
+    const similar = lookalikes(p.variable, unknown);
+    return similar.length === 0
+      ? p
+      : { ...p, problem: `${p.problem} (${similar.join(', ')} is set: did you mean ${p.variable}?)` };
+  });
 }

@@ -12,6 +12,8 @@ interface FinishDeps {
   maxRetryRuns: number;
   /** Notifies when the run changes its feed's health (src/ops/alerts). */
   alerts?: RunAlerts;
+  /** The service the run wrote to, named in its summary (and so in `runs`). */
+  target?: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function finishRun(
     tally,
     ...(stop ? { stop } : {}),
     wouldSend: await deps.store.wouldSendCount(runId),
+    ...(deps.target ? { target: deps.target } : {}),
   });
   const accounted = tally.total() + (summary.wouldSend ?? 0);
   if (accounted !== read.records)

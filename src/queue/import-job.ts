@@ -60,6 +60,8 @@ export interface ImportJobDeps {
   meter?: SyncMeter;
   /** The feeds' identity settings (src/sync/identity); without it, no check. */
   identity?: IdentityStore;
+  /** The service this worker writes to (its base URL), named in each run's summary. */
+  target?: string;
 }
 
 /** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */

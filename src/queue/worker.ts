@@ -39,6 +39,8 @@ export interface WorkerDeps {
   alerts?: RunAlerts;
   /** Hears stored outcomes and chunk durations (metrics). */
   meter?: SyncMeter;
+  /** The service this worker writes to (its base URL), named in each run's summary. */
+  target?: string;
 }
 
 export interface RunningWorker {
@@ -85,6 +87,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
       meter: deps.meter,
       identity: new RedisIdentityStore(deps.connection, deps.keys),
+      ...(deps.target ? { target: deps.target } : {}),
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );

@@ -1,12 +1,14 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
+import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
+import { OrderedSpill } from './ordered-spill.js';
 
 export const OUTCOME_COLUMNS = [
   'file',
@@ -17,11 +19,12 @@ export const OUTCOME_COLUMNS = [
   'code',
   'message',
   'amount',
+  'runId',
 ] as const;
 
 /** One outcome as a CSV line of OUTCOME_COLUMNS, in that order (spelt out: every record passes here). */
-export function outcomeCsvLine(o: RecordOutcome): string {
-  return csvLine([o.file, o.line, o.externalId, o.outcome, o.serviceId, o.code, o.message, o.amount]);
+export function outcomeCsvLine(o: RecordOutcome, runId: string): string {
+  return csvLine([o.file, o.line, o.externalId, o.outcome, o.serviceId, o.code, o.message, o.amount, runId]);
 }
 
 let lastFile: string | undefined;
@@ -32,7 +35,7 @@ let lastFileJson = '';
  * same JSON as JSON.stringify would write, built directly: every record passes here, and a file's
  * path (the same for all its records) is escaped once.
  */
-export function outcomeJsonLine(o: RecordOutcome): string {
+export function outcomeJsonLine(o: RecordOutcome, runId: string): string {
   if (o.file !== lastFile) {
     lastFile = o.file;
     lastFileJson = JSON.stringify(o.file);
@@ -44,7 +47,7 @@ export function outcomeJsonLine(o: RecordOutcome): string {
   if (o.code !== undefined) line += `,"code":${JSON.stringify(o.code)}`;
   if (o.message !== undefined) line += `,"message":${JSON.stringify(o.message)}`;
   if (o.amount !== undefined) line += `,"amount":${JSON.stringify(o.amount)}`;
-  return `${line}}\n`;
+  return `${line},"runId":${JSON.stringify(runId)}}\n`;
 }
 
 export interface ReportFiles {
@@ -69,38 +72,49 @@ export async function write(stream: Writable, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
-/** Writes a run's report as it goes: outcomes.csv and outcomes.ndjson streamed, summary.json at the end. */
+/**
+ * Writes a run's report: outcomes.csv and outcomes.ndjson in report order (files by name, records
+ * by line, whatever order chunks finished in; see ordered-spill.ts) at the end, each line with the
+ * run id; summary.json last, atomically. Until then the outcomes wait in a spill file beside them.
+ */
 export class FileReportSink implements ReportSink {
   private constructor(
     readonly files: ReportFiles,
-    private readonly csv: WriteStream,
-    private readonly ndjson: WriteStream,
+    private readonly runId: string,
+    private readonly spill: OrderedSpill,
   ) {}
 
   static async create(reportDir: string, runId: string): Promise<FileReportSink> {
     const files = reportFiles(reportDir, runId);
     await mkdir(files.dir, { recursive: true });
-    const csv = createWriteStream(files.csv);
-    const ndjson = createWriteStream(files.ndjson);
-    const sink = new FileReportSink(files, csv, ndjson);
-    await write(csv, csvLine(OUTCOME_COLUMNS));
-    return sink;
+    return new FileReportSink(files, runId, new OrderedSpill(join(files.dir, '.outcomes.spill')));
   }
 
   async record(outcomes: readonly RecordOutcome[]): Promise<void> {
-    // Joined once per batch: a flat string per file, not a rope of thousands of pieces.
-    const csv: string[] = [];
-    const ndjson: string[] = [];
-    for (const o of outcomes) {
-      csv.push(outcomeCsvLine(o));
-      ndjson.push(outcomeJsonLine(o));
-    }
-    await Promise.all([write(this.csv, csv.join('')), write(this.ndjson, ndjson.join(''))]);
+    await this.spill.add(outcomes);
   }
 
   async finish(summary: RunSummary): Promise<void> {
-    await Promise.all([closeStream(this.csv), closeStream(this.ndjson)]);
-    await writeFile(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+    const csv = createWriteStream(this.files.csv);
+    const ndjson = createWriteStream(this.files.ndjson);
+    await write(csv, csvLine(OUTCOME_COLUMNS));
+    // Joined per thousand lines: a flat string per write, not one call per record.
+    let csvLines: string[] = [];
+    let jsonLines: string[] = [];
+    const flush = async () => {
+      await Promise.all([write(csv, csvLines.join('')), write(ndjson, jsonLines.join(''))]);
+      csvLines = [];
+      jsonLines = [];
+    };
+    for await (const o of this.spill.drain()) {
+      csvLines.push(outcomeCsvLine(o, this.runId));
+      jsonLines.push(outcomeJsonLine(o, this.runId));
+      if (csvLines.length >= 1000) await flush();
+    }
+    await flush();
+    await Promise.all([closeStream(csv), closeStream(ndjson)]);
+    // Atomic: a summary.json that exists is whole (a kill mid-write used to leave half of one).
+    await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   }
 }
 

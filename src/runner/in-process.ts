@@ -10,7 +10,8 @@ import { withLogContext } from '../logging/log-context.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { FileReportSink, type ReportFiles, write } from '../reporting/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
-import { openRecords } from '../sources/open-records.js';
+import { openRecords, type RecordStream } from '../sources/open-records.js';
+import type { MapOutcome } from '../sources/record.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
@@ -37,6 +38,14 @@ export interface RunnerDeps {
   meter?: SyncMeter;
   /** Where the feeds' identity settings are kept, and `--accept-new-identity`; without it, no check. */
   identity?: { store: IdentityStore; accept: boolean };
+  /** Where the run writes (the service's base URL or "embedded sandbox"), named in its summary. */
+  target?: string;
+  /**
+   * Aborted (reason: the signal's name) when the user interrupts: reading stops, no new chunk is
+   * sent, read-but-unsent records end failed/INTERRUPTED, in-flight chunks settle (until `signal`
+   * aborts them at the end of the grace period). The summary says `interrupted`.
+   */
+  interrupt?: AbortSignal;
 }
 
 export interface FeedRunResult {
@@ -83,14 +92,35 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     claims: processCreateClaims,
   });
   const inFlight = new Set<Promise<void>>();
+  const { interrupt } = deps;
+  const interrupted = () => interrupt?.aborted === true;
+  const notSent = (chunk: Chunk) =>
+    run.report.record(
+      failedAll(chunk.records, {
+        code: 'INTERRUPTED',
+        message: `not sent: the run was interrupted (${String(interrupt?.reason)}); the next run sends it`,
+      }),
+    );
+  // Waiting for a slot ends on an interrupt too: those records are then not sent.
+  const slotSignal = AbortSignal.any([interrupt, deps.signal].filter((s) => s !== undefined));
   const dispatch = async (chunk: Chunk) => {
-    const lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, deps.signal);
+    if (interrupted()) return notSent(chunk);
+    let lease: Awaited<ReturnType<TenantGate['acquire']>>;
+    try {
+      lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, slotSignal);
+    } catch (error) {
+      if (interrupted()) return notSent(chunk);
+      throw error;
+    }
     const ctx = chunkCtx(chunk);
     const elapsed = stopwatch();
     // The shared client's lines (retries, alerts) carry the chunk too (log-context.ts).
     const task = withLogContext({ chunk: chunk.seq }, () => syncChunkJob.run(chunk, { ...ctx, run }))
       .then(() => undefined)
       .catch(async (error: unknown) => {
+        // Past the grace period of an interrupt its requests were aborted: not sent (or not
+        // confirmed), which the next run's existence check settles.
+        if (interrupted() && deps.signal?.aborted) return notSent(chunk);
         logger.error({ err: error, chunk: chunk.seq }, 'chunk failed unexpectedly');
         const message = error instanceof Error ? error.message : String(error);
         await run.report.record(failedAll(chunk.records, { code: 'UNEXPECTED_ERROR', message }));
@@ -113,6 +143,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const predict = (chunk: Chunk) => predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
 
   const files: ReportedFile[] = [];
+  const unread: { path: string; readUpToLine: number }[] = [];
   const paths = await expandGlob(loaded.sourceGlob, (p) =>
     logger.warn({ glob: loaded.sourceGlob, path: p.path }, `export file left out: ${p.problem}`),
   );
@@ -133,10 +164,16 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     await run.stop(identityStop);
   }
   for (const path of paths) {
+    if (interrupted()) {
+      unread.push({ path, readUpToLine: 0 });
+      continue;
+    }
+    const reading = { lastLine: 0, stopped: false };
+    const open = interrupt ? untilInterrupted(interrupt, reading) : openRecords;
     const result = await withLogContext(bindings, () =>
       importFileJob.run(
         { runId, feed, file: path, dryRun },
-        { logger, signal: deps.signal, run, open: openRecords, dispatch, prepare, predict },
+        { logger, signal: deps.signal, run, open, dispatch, prepare, predict },
       ),
     );
     files.push({
@@ -145,6 +182,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       records: result.records,
       ...(result.encoding ? { encoding: result.encoding } : {}),
     });
+    if (reading.stopped) unread.push({ path, readUpToLine: reading.lastLine });
   }
   await Promise.all(inFlight);
   await new Promise<void>((resolve) => (wouldSendFile ? wouldSendFile.end(resolve) : resolve()));
@@ -161,6 +199,8 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     tally: run.tally,
     ...(stop ? { stop } : {}),
     wouldSend: run.wouldSendCount,
+    ...(deps.target ? { target: deps.target } : {}),
+    ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
   });
 
   await run.report.finish(summary);
@@ -168,11 +208,42 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     { state: summary.state, counts: summary.counts, durationMs: summary.durationMs },
     'run finished',
   );
-  // Notices are a side channel: a state file that cannot be written must not fail the sync.
-  await deps.alerts
-    ?.runFinished(summary)
-    .catch((error: unknown) =>
-      logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
-    );
+  // Notices are a side channel: a state file that cannot be written must not fail the sync. An
+  // interrupted run says nothing about the feed's health (the user ended it): not judged.
+  if (!interrupted())
+    await deps.alerts
+      ?.runFinished(summary)
+      .catch((error: unknown) =>
+        logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
+      );
   return { summary, files: sink.files };
+}
+
+/**
+ * Opens records as usual but ends the file at the first batch after `interrupt`: records not yet
+ * handed on are never read (the summary names the line where reading stopped). A file left
+ * unfinished has no sha256 of its whole content: its summary entry says so.
+ */
+function untilInterrupted(interrupt: AbortSignal, reading: { lastLine: number; stopped: boolean }) {
+  return (feed: Feed, file: string): RecordStream => {
+    const inner = openRecords(feed, file);
+    let partial: (hash: string) => void = () => {};
+    const cut = new Promise<string>((resolve) => {
+      partial = resolve;
+    });
+    async function* batches(): AsyncGenerator<readonly MapOutcome[]> {
+      for await (const batch of inner.batches) {
+        if (interrupt.aborted) {
+          reading.stopped = true;
+          partial('(not read to the end: interrupted)');
+          return;
+        }
+        for (const outcome of batch) reading.lastLine = Math.max(reading.lastLine, outcome.record.line);
+        yield batch;
+      }
+    }
+    // The whole file's hash never comes when reading stops early; it must not reject unheard.
+    inner.sha256.catch(() => undefined);
+    return { ...inner, batches: batches(), sha256: Promise.race([inner.sha256, cut]) };
+  };
 }

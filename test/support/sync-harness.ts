@@ -117,10 +117,16 @@ export async function syncHarness<F extends Front = Front>(
       ...(alerts ? { alerts } : {}),
       ...extra,
     });
+    // Every line carries the run id (checked here once); the tests compare the outcomes without it.
     const outcomes = readFileSync(result.files.ndjson, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as RecordOutcome);
+      .map((line) => {
+        const { runId, ...outcome } = JSON.parse(line) as RecordOutcome & { runId: string };
+        if (runId !== result.summary.runId)
+          throw new Error(`outcome of run ${runId} in ${result.summary.runId}`);
+        return outcome;
+      });
     return { ...result, outcomes };
   }
 

@@ -30,7 +30,7 @@ export async function report(runId: string, flags: ReportFlags): Promise<ExitCod
       if (flags.format === 'csv') await write(out, csvLine(OUTCOME_COLUMNS));
       for await (const o of fleet.store.outcomes(runId)) {
         if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
-        await write(out, flags.format === 'csv' ? outcomeCsvLine(o) : outcomeJsonLine(o));
+        await write(out, flags.format === 'csv' ? outcomeCsvLine(o, runId) : outcomeJsonLine(o, runId));
       }
     }
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));

@@ -13,7 +13,7 @@ export async function runs(flags: RunsFlags): Promise<ExitCode> {
     for (const { meta, summary } of await fleet.store.list(flags.limit, flags.feed)) {
       if (flags.json) {
         process.stdout.write(
-          `${JSON.stringify({ ...meta, state: summary?.state ?? 'running', counts: summary?.counts })}\n`,
+          `${JSON.stringify({ ...meta, state: summary?.state ?? 'running', counts: summary?.counts, target: summary?.target })}\n`,
         );
         continue;
       }
@@ -22,7 +22,7 @@ export async function runs(flags: RunsFlags): Promise<ExitCode> {
         ? `${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`
         : '';
       process.stdout.write(
-        `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}\n`,
+        `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${summary?.target ? `  -> ${summary.target}` : ''}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}\n`,
       );
     }
     return EXIT.OK;

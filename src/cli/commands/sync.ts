@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { systemClock } from '../../client/index.js';
 import { ConfigError } from '../../config/errors.js';
 import { loadFeedFiles } from '../../config/load-feed.js';
+import { loadPartnerConfig, PartnerConfigError } from '../../config/partner-env.js';
 import { MemoryGate } from '../../gate/memory-gate.js';
 import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
@@ -13,11 +14,14 @@ import { expandGlob } from '../../sources/glob.js';
 import { FileIdentityStore } from '../../sync/identity/file-store.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
+import { logLevelOption } from '../options.js';
 import { countLines, ProgressBar } from '../progress.js';
 import { connectService } from '../service.js';
+import { shutdownGraceMs } from '../shutdown-grace.js';
 
 interface SyncFlags {
   dryRun: boolean;
+  sandbox: boolean;
   reportDir: string;
   logFormat?: LogFormat;
   logLevel: string;
@@ -43,10 +47,11 @@ export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
     .description(
-      'run feeds to completion in this process (no Redis); without PARTNER_API_URL an embedded sandbox is used',
+      'run feeds to completion in this process (no Redis) against the service set by PARTNER_*, or with --sandbox an embedded sandbox',
     )
     .argument('<feed...>', 'feed files (config/feeds/*.yaml)')
     .option('--dry-run', 'validate and map without writing; report what would be sent', false)
+    .option('--sandbox', 'sync into an embedded sandbox instead of the service (PARTNER_* ignored)', false)
     .option('--report-dir <dir>', 'where each run writes its report folder', './reports')
     .addOption(
       new Option(
@@ -54,7 +59,7 @@ export function registerSyncCommand(program: Command): void {
         'json: pino JSON lines on stdout; text: readable lines on stderr',
       ).choices(['json', 'text']),
     )
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info')
+    .addOption(logLevelOption())
     .option('--no-progress', 'no progress bar even on a TTY')
     .option(
       '--accept-new-identity',
@@ -73,18 +78,27 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   const logger = cliLogger(format, flags.logLevel);
   let feeds: Awaited<ReturnType<typeof loadFeedFiles>>;
   let alertConfig: ReturnType<typeof loadAlertConfig>;
+  let graceMs: number;
   try {
+    // The target first, before any file is read: without --sandbox the service's settings must be
+    // complete (every missing or invalid variable named), never a silent fall-back to a sandbox.
+    if (!flags.sandbox) loadPartnerConfig(process.env);
+    graceMs = shutdownGraceMs(process.env);
     feeds = await loadFeedFiles(feedFiles);
     alertConfig = loadAlertConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`erp-bridge: ${error.message}\n`);
+    if (error instanceof PartnerConfigError)
+      process.stderr.write('  (to try erp-bridge without a service: erp-bridge sync --sandbox <feed...>)\n');
     return EXIT.INVALID_CONFIG;
   }
   const gate = new MemoryGate(systemClock);
   let service: Awaited<ReturnType<typeof connectService>>;
   try {
-    service = await connectService(process.env, gate, systemClock, logger);
+    service = await connectService(process.env, gate, systemClock, logger, {
+      embeddedSandbox: flags.sandbox,
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`erp-bridge: ${error.message}\n`);
@@ -103,21 +117,41 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
         .catch(() => undefined);
 
   // The feeds' last states live next to their reports, so consecutive syncs notify only on a change.
-  const alerts = new FeedAlerts({
-    config: alertConfig,
-    store: new FileFeedHealthStore(join(flags.reportDir, '.feed-health.json'), logger),
-    logger,
-  });
-  // What the feeds' derived IDs depend on, kept beside their reports like their health.
-  const identityStore = new FileIdentityStore(flags.reportDir);
+  // A sandbox run says nothing about the real feed: it neither reads nor changes that state.
+  const alerts = flags.sandbox
+    ? undefined
+    : new FeedAlerts({
+        config: alertConfig,
+        store: new FileFeedHealthStore(join(flags.reportDir, '.feed-health.json'), logger),
+        logger,
+      });
+  // What the feeds' derived IDs depend on, kept beside their reports like their health. A sandbox
+  // run keeps none: it says nothing about the real feed.
+  const identityStore = flags.sandbox ? undefined : new FileIdentityStore(flags.reportDir);
+  // A first signal stops reading and lets in-flight chunks settle for `graceMs`, then aborts their
+  // requests; a second one ends the process at once. Either way the exit code is 128 + signal.
+  const interrupt = new AbortController();
   const abort = new AbortController();
   // Every chunk of every feed listens on this one signal (its request, a retry wait): past 10
   // listeners Node would warn of a leak that is not one.
   const inFlight = feeds.reduce((n, { feed }) => n + feed.concurrency + 1, 0);
   setMaxListeners(4 * inFlight + 10, abort.signal);
-  const onSignal = () => abort.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  let graceTimer: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGINT' ? EXIT.INTERRUPTED_SIGINT : EXIT.INTERRUPTED_SIGTERM;
+    if (interrupt.signal.aborted) {
+      process.stderr.write(`erp-bridge: ${signal} again: stopping now without a summary\n`);
+      process.exit(code);
+    }
+    process.stderr.write(
+      `erp-bridge: ${signal}: stopping; letting chunks in flight settle (up to ${graceMs / 1000} s), then writing the summary. ${signal} again stops at once.\n`,
+    );
+    interrupt.abort(signal);
+    graceTimer = setTimeout(() => abort.abort(new Error(`${signal}: grace period over`)), graceMs);
+    graceTimer.unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const results = await Promise.all(
       feeds.map((loaded) =>
@@ -128,8 +162,10 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
           gate,
           reportDir: flags.reportDir,
           signal: abort.signal,
-          alerts,
-          identity: { store: identityStore, accept: flags.acceptNewIdentity },
+          interrupt: interrupt.signal,
+          target: service.target,
+          ...(alerts ? { alerts } : {}),
+          ...(identityStore ? { identity: { store: identityStore, accept: flags.acceptNewIdentity } } : {}),
           ...(bar ? { onProgress: ({ records }: { records: number }) => bar.advance(records) } : {}),
         }),
       ),
@@ -141,18 +177,25 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
         continue;
       }
       const c = summary.counts;
+      const target = ` (${summary.target ?? service.target})`;
       const line = summary.dryRun
         ? `${summary.feed}: dry run, ${summary.wouldSend ?? 0} would be sent, ${c.rejected} rejected, ${c.skipped} skipped`
         : `${summary.feed}: ${summary.state}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`;
+      const unread = summary.interrupted?.unread
+        .map((u) => `\n  not read: ${u.path} after line ${u.readUpToLine}`)
+        .join('');
       process.stdout.write(
-        `${line}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}\n  report: ${files.dir}\n`,
+        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}\n  report: ${files.dir}\n`,
       );
     }
+    if (interrupt.signal.aborted)
+      return interrupt.signal.reason === 'SIGINT' ? EXIT.INTERRUPTED_SIGINT : EXIT.INTERRUPTED_SIGTERM;
     return exitCodeOf(results);
   } finally {
+    clearTimeout(graceTimer);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await alerts.close();
+    await alerts?.close();
     await service.close();
   }
 }

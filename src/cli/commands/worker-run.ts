@@ -74,6 +74,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       concurrency: flags.concurrency,
       alerts,
       meter: syncMeter(metrics),
+      target: service.target,
     });
     logger.info({ concurrency: flags.concurrency, prefix: fleet.config.prefix }, 'worker started');
     await stopSignal();

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { adminOptions } from '../admin.js';
-import { positiveInt } from '../options.js';
+import { logLevelOption, positiveInt } from '../options.js';
 import type { WorkerFlags } from './worker-run.js';
 
 /** `erp-bridge worker`: one process of the fleet; start as many as needed, on as many machines. */
@@ -10,7 +10,7 @@ export function registerWorkerCommand(program: Command): void {
     .description('process import runs and chunks from Redis (needs REDIS_URL and PARTNER_*)')
     .option('--concurrency <n>', 'chunks processed at once by this process', positiveInt, 8)
     .option('--log-format <format>', 'json (default) or text', 'json')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info');
+    .addOption(logLevelOption());
   adminOptions(command, 'worker').action(async (flags: WorkerFlags) => {
     // Loaded on use: the fleet's modules (BullMQ, Redis, the admin server) stay out of other commands.
     const { work } = await import('./worker-run.js');

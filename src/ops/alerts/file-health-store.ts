@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../reporting/atomic-file.js';
 import {
   type FeedHealthStore,
   type HealthSnapshot,
@@ -81,8 +82,6 @@ export class FileFeedHealthStore implements FeedHealthStore {
   async #save(): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
     // Written aside and renamed: a crash mid-write never leaves half a file behind.
-    const partial = `${this.path}.${process.pid}.tmp`;
-    await writeFile(partial, `${JSON.stringify(this.#snapshot, null, 2)}\n`);
-    await rename(partial, this.path);
+    await writeFileAtomic(this.path, `${JSON.stringify(this.#snapshot, null, 2)}\n`);
   }
 }

@@ -17,7 +17,14 @@ export interface ControlTotal {
   amount: string;
 }
 
-export type RunState = 'running' | 'completed' | 'completed_with_errors' | 'stopped' | 'failed';
+export type RunState =
+  | 'running'
+  | 'completed'
+  | 'completed_with_errors'
+  | 'stopped'
+  | 'failed'
+  /** Ended by SIGINT/SIGTERM: unsent records are failed/INTERRUPTED, unread lines in `interrupted`. */
+  | 'interrupted';
 
 /** The JSON summary of a run (report.json). */
 export interface RunSummary {
@@ -26,6 +33,8 @@ export interface RunSummary {
   kind: string;
   accountId: number;
   dryRun: boolean;
+  /** Where the run wrote: the service's base URL, or "embedded sandbox". */
+  target?: string;
   state: RunState;
   startedAt: string;
   finishedAt?: string;
@@ -39,6 +48,11 @@ export interface RunSummary {
   stopReason?: { code: string; message: string; exitCode: 1 | 2 | 3 };
   /** Dry runs: how many records would have been sent (listed in would-send.ndjson). */
   wouldSend?: number;
+  /**
+   * Set when a signal ended the run: which one, and each file not read to its end with the last
+   * line handed on (0: not opened). Lines after it have no outcome: the next run reads them.
+   */
+  interrupted?: { signal: string; unread: { path: string; readUpToLine: number }[] };
 }
 
 const FIRST_ERRORS = 20;
@@ -102,6 +116,8 @@ export interface SummaryInput {
   tally: RunTally;
   stop?: { code: string; message: string; exitCode: 1 | 2 | 3 };
   wouldSend?: number;
+  target?: string;
+  interrupted?: RunSummary['interrupted'];
 }
 
 /** The summary of a finished run, the same wherever the run happened (in process or on the fleet). */
@@ -113,7 +129,8 @@ export function buildSummary(input: SummaryInput): RunSummary {
     kind: input.feed.kind,
     accountId: input.feed.accountId,
     dryRun: input.dryRun,
-    state: tally.finalState(stop !== undefined),
+    ...(input.target ? { target: input.target } : {}),
+    state: input.interrupted ? 'interrupted' : tally.finalState(stop !== undefined),
     startedAt: new Date(input.startedAt).toISOString(),
     finishedAt: new Date(input.finishedAt).toISOString(),
     durationMs: input.finishedAt - input.startedAt,
@@ -125,5 +142,6 @@ export function buildSummary(input: SummaryInput): RunSummary {
       ? { stopReason: { code: stop.code, message: secrets.scrub(stop.message), exitCode: stop.exitCode } }
       : {}),
     ...(input.dryRun ? { wouldSend: input.wouldSend ?? 0 } : {}),
+    ...(input.interrupted ? { interrupted: input.interrupted } : {}),
   };
 }

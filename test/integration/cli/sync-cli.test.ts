@@ -162,10 +162,53 @@ describe('erp-bridge sync', () => {
     // run gives up: allow for that on a loaded CI machine.
   }, 90_000);
 
-  it('uses an embedded sandbox when PARTNER_API_URL is not set', async () => {
-    const ran = await sync([demo('sparkasse')], {});
+  it('uses an embedded sandbox only with --sandbox, names it as the target, and leaves feed health alone', async () => {
+    const ran = await sync([demo('sparkasse'), '--sandbox'], {});
     expect(ran.code).toBe(0);
     expect(ran.stderr).toContain('embedded sandbox');
-    expect(summaries(ran.reportDir)[0]?.counts.created).toBe(17);
+    expect(ran.stdout).toContain('(embedded sandbox)');
+    const [summary] = summaries(ran.reportDir);
+    expect(summary).toMatchObject({ target: 'embedded sandbox', counts: { created: 17 } });
+    // The real feed's health state is neither read nor written by a sandbox run.
+    expect(readdirSync(ran.reportDir).filter((entry) => entry.startsWith('.'))).toEqual([]);
+  }, 30_000);
+
+  it('names the service as the target of a real run', async () => {
+    sandbox.runtime.reset();
+    const ran = await sync([demo('sparkasse')], partnerEnv());
+    expect(ran.code).toBe(0);
+    expect(summaries(ran.reportDir)[0]?.target).toBe(sandbox.url.replace(/\/+$/, ''));
+    expect(ran.stdout).toContain(`(${sandbox.url.replace(/\/+$/, '')})`);
+  }, 30_000);
+
+  it('without --sandbox, a missing configuration is exit 2 naming every variable, before any file is read', async () => {
+    const missingFeed = join(work, 'no-such-feed.yaml');
+    for (const extra of [[], ['--dry-run']]) {
+      const ran = await sync([missingFeed, ...extra], { PARTNER_API_ULR: 'http://127.0.0.1:9/v2' });
+      expect(ran.code).toBe(2);
+      for (const variable of [
+        'PARTNER_API_URL',
+        'PARTNER_AUTH_URL',
+        'PARTNER_CLIENT_ID',
+        'PARTNER_CLIENT_SECRET',
+      ])
+        expect(ran.stderr).toContain(variable);
+      expect(ran.stderr).toContain('PARTNER_API_ULR is set: did you mean PARTNER_API_URL?');
+      expect(ran.stderr).toContain('erp-bridge sync --sandbox');
+      // The feed file (which does not exist) was never opened: the target is checked first.
+      expect(ran.stderr).not.toContain('no-such-feed.yaml');
+      expect(ran.stderr).not.toContain('embedded sandbox');
+    }
+    const partial = await sync([demo('sparkasse')], partnerEnv({ PARTNER_API_URL: '' }));
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toContain('PARTNER_API_URL');
+    expect(partial.stderr).not.toContain('PARTNER_CLIENT_ID');
+  }, 30_000);
+
+  it('rejects an unknown --log-level (exit 2), naming the levels', async () => {
+    const ran = await sync([demo('sparkasse'), '--log-level', 'verbose'], partnerEnv());
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("'verbose' is invalid");
+    expect(ran.stderr).toContain('debug');
   }, 30_000);
 });

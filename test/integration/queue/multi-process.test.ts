@@ -101,10 +101,15 @@ describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     expect(listed[0]).toContain('0 created, 0 updated, 1500 skipped, 0 rejected, 0 failed');
     expect(listed[1]).toContain(`${first.runId}  `);
     expect(listed[1]).toContain('1500 created, 0 updated, 0 skipped, 0 rejected, 0 failed');
+    // Each run names the service its worker wrote to.
+    const target = world.sandbox().url.replace(/\/+$/, '');
+    expect(summary.target).toBe(target);
+    for (const line of listed) expect(line).toContain(`-> ${target}`);
 
     expect(report.code, report.describe()).toBe(0);
     const csv = report.stdout.trimEnd().split(/\r?\n/);
-    expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount');
+    expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount,runId');
+    expect(csv.slice(1).every((line) => line.endsWith(`,${againId}`))).toBe(true);
     expect(csv).toHaveLength(1 + 1_500);
     const outcomeColumn = OUTCOME_COLUMNS.indexOf('outcome');
     expect(new Set(csv.slice(1).map((line) => line.split(',')[outcomeColumn]))).toEqual(new Set(['skipped']));

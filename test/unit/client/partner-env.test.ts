@@ -89,6 +89,24 @@ describe('loadPartnerConfig', () => {
     for (const name of error.variables) expect(error.message).toMatch(new RegExp(`${name} is missing`));
   });
 
+  it('points at a set variable that looks like a typo of a missing one, never at its value', () => {
+    const { PARTNER_API_URL, PARTNER_CLIENT_SECRET, ...rest } = valid;
+    const error = configError({
+      ...rest,
+      PARTNER_API_ULR: PARTNER_API_URL,
+      partner_client_secret: SECRET,
+      PARTNER_CONNECTIONS: '4',
+      PATH: '/usr/bin',
+    });
+    expect(error.variables).toEqual(['PARTNER_API_URL', 'PARTNER_CLIENT_SECRET']);
+    expect(error.message).toContain('(PARTNER_API_ULR is set: did you mean PARTNER_API_URL?)');
+    expect(error.message).toContain('(partner_client_secret is set: did you mean PARTNER_CLIENT_SECRET?)');
+    expect(error.message).not.toContain('PATH');
+    expect(error.message).not.toContain(SECRET);
+    // Without a lookalike, the plain message.
+    expect(configError(rest).message).not.toContain('did you mean');
+  });
+
   it('names every invalid variable at once, with what is expected', () => {
     const error = configError({
       PARTNER_API_URL: 'https://api.example.com/partner/v1',

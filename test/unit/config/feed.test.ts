@@ -105,6 +105,15 @@ describe('feed files', () => {
     );
   });
 
+  it('refuse an unsupported dateFormat at load time, naming the file and the key', () => {
+    const message = problems(ISSUE_EXAMPLE.replace('dateFormat: dd.MM.yyyy', 'dateFormat: dd.MMM.yyyy'));
+    expect(message).toContain('/feeds/bad.yaml: invalid feed');
+    expect(message).toMatch(/source\.dateFormat: unsupported date format "dd\.MMM\.yyyy": use the tokens/);
+    expect(problems(ISSUE_EXAMPLE.replace('dateFormat: dd.MM.yyyy', 'dateFormat: yyyy-MM'))).toMatch(
+      /source\.dateFormat: unsupported date format "yyyy-MM"/,
+    );
+  });
+
   it('refuse invalid regular expressions and bad YAML', () => {
     expect(
       problems(

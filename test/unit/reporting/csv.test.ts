@@ -34,8 +34,11 @@ describe('outcome CSV lines', () => {
       message: 'amount: expected a number',
       amount: '-1.50',
     };
-    expect(outcomeCsvLine(outcome)).toBe(csvLine(OUTCOME_COLUMNS.map((column) => outcome[column])));
-    expect(Object.keys(outcome).sort()).toEqual([...OUTCOME_COLUMNS].sort());
+    const withRun = { ...outcome, runId: 'feed-20260101T000000Z-abc' };
+    expect(outcomeCsvLine(outcome, withRun.runId)).toBe(
+      csvLine(OUTCOME_COLUMNS.map((column) => withRun[column])),
+    );
+    expect(Object.keys(withRun).sort()).toEqual([...OUTCOME_COLUMNS].sort());
   });
 });
 
@@ -69,13 +72,14 @@ describe('outcome NDJSON lines', () => {
       },
     ];
     for (const o of outcomes) {
-      const line = outcomeJsonLine(o);
+      const line = outcomeJsonLine(o, 'run-1');
       expect(line.endsWith('}\n')).toBe(true);
-      expect(JSON.parse(line)).toEqual(o);
+      expect(JSON.parse(line)).toEqual({ ...o, runId: 'run-1' });
+      const withRun = { ...o, runId: 'run-1' };
       const ordered = Object.fromEntries(
-        OUTCOME_COLUMNS.filter((c) => o[c as keyof typeof o] !== undefined).map((c) => [
+        OUTCOME_COLUMNS.filter((c) => withRun[c as keyof typeof withRun] !== undefined).map((c) => [
           c,
-          o[c as keyof typeof o],
+          withRun[c as keyof typeof withRun],
         ]),
       );
       expect(line).toBe(`${JSON.stringify(ordered)}\n`);
