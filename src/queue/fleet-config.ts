@@ -9,6 +9,11 @@ import { parseEnv } from '../config/env.js';
 const FleetEnv = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'expected redis://host:port[/db] or rediss://…' })
+    // `redis://host:/0` parses as a URL with no port, which ioredis quietly turns into 6379: a
+    // typo would then talk to whatever Redis listens there. A colon must be followed by a port.
+    .refine((url) => !/^rediss?:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/]*):(?:\/|$)/.test(url), {
+      error: 'the port after ":" is empty; expected redis://host:port[/db] (or no ":" for 6379)',
+    })
     .default('redis://127.0.0.1:6379'),
   /** Prefix of every BullMQ and erp-bridge key. For Redis Cluster use a hash tag: {erp-bridge}. */
   ERP_BRIDGE_QUEUE_PREFIX: z

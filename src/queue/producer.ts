@@ -3,8 +3,9 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { expandGlob } from '../sources/glob.js';
+import { expandGlob, matchesGlob } from '../sources/glob.js';
 import { newRunId } from '../sync/run-id.js';
 import type { FileRegistry } from './file-registry.js';
 import type { ImportJobData } from './import-job.js';
@@ -19,7 +20,7 @@ export interface ProducerDeps {
 }
 
 export interface EnqueueOptions {
-  /** Only this file (it need not match the feed's glob: an operator's on-demand import). */
+  /** Only this file (an operator's on-demand import); it must match the feed's `source.path` glob. */
   file?: string;
   /** Import even a file whose version was imported before (a new run; syncing is idempotent). */
   reimport?: boolean;
@@ -47,6 +48,7 @@ export async function enqueueFeed(
   deps: ProducerDeps,
 ): Promise<EnqueueResult[]> {
   const { feed } = loaded;
+  if (options.file !== undefined) checkFeedExport(loaded, options.file);
   const files = options.file ? [resolve(options.file)] : await expandGlob(loaded.sourceGlob);
   if (files.length === 0)
     deps.logger.warn({ feed: feed.name, glob: loaded.sourceGlob }, 'no export file matches');
@@ -90,6 +92,17 @@ export async function enqueueFeed(
     results.push({ file, sha256, runId: claim.runId, enqueued });
   }
   return results;
+}
+
+/**
+ * Refuses a file outside the feed's `source.path` glob (ConfigError, exit 2): a feed's runs only
+ * ever read its own exports, so a mistyped or hostile `--file` cannot import /etc/passwd for its tenant.
+ */
+export function checkFeedExport(loaded: LoadedFeed, file: string): void {
+  if (!matchesGlob(loaded.sourceGlob, file))
+    throw new ConfigError(
+      `${resolve(file)}: not an export of feed ${loaded.feed.name} (${loaded.file}): expected a file matching its source.path glob ${loaded.sourceGlob}`,
+    );
 }
 
 /**

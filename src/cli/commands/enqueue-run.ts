@@ -1,5 +1,5 @@
 import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
-import { enqueueFeed } from '../../queue/producer.js';
+import { checkFeedExport, enqueueFeed } from '../../queue/producer.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { fleetFailure, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
@@ -15,6 +15,8 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
   let feeds: LoadedFeed[];
   try {
     feeds = await loadFeedFiles(feedFiles);
+    // Before Redis: a wrong file is the user's mistake (exit 2) whether or not Redis is up.
+    if (flags.file !== undefined) for (const loaded of feeds) checkFeedExport(loaded, flags.file);
   } catch (error) {
     const code = fleetFailure(error);
     if (code === undefined) throw error;

@@ -9,6 +9,7 @@ import { metricsHooks } from '../../ops/client-metrics.js';
 import { redisReachable, tokenObtainable } from '../../ops/readiness.js';
 import { syncMeter } from '../../ops/sync-meter.js';
 import { dashboardQueues } from '../../queue/dashboard.js';
+import { warnUnlessPersistent } from '../../queue/redis.js';
 import { startWorker } from '../../queue/worker.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -30,6 +31,8 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
     const adminConfig = loadAdminConfig(process.env, 'worker', flags);
     const fleet = await connectFleet(process.env, logger, 'worker');
     opened.push(() => fleet.close());
+    // Once, at start: the worker is what loses work when a Redis without persistence restarts.
+    await warnUnlessPersistent(fleet.redis, logger);
     const metrics = fleetMetrics(fleet, logger);
     const alerts = new FeedAlerts({
       config: alertConfig,
