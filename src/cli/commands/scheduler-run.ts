@@ -34,7 +34,10 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
         logger,
         metrics: fleetMetrics(fleet, logger),
         readiness: { redis: redisReachable(fleet.redis) },
-        dashboard: dashboardQueues(fleet.queues),
+        dashboard: dashboardQueues(
+          fleet.queues,
+          !adminConfig.credentials.token && !adminConfig.credentials.basic,
+        ),
       }));
     if (admin) opened.push(() => admin.close());
     // Listening from here on: a SIGTERM during the first pass (the admin server already answers,

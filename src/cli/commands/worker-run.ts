@@ -60,7 +60,10 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
         logger,
         metrics,
         readiness: { redis: redisReachable(fleet.redis), token: tokenObtainable(service.client) },
-        dashboard: dashboardQueues(fleet.queues),
+        dashboard: dashboardQueues(
+          fleet.queues,
+          !adminConfig.credentials.token && !adminConfig.credentials.basic,
+        ),
       }));
     if (admin) opened.push(() => admin.close());
     const worker = startWorker({
