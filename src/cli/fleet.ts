@@ -19,6 +19,8 @@ export interface FleetWiring {
   store: RedisRunStore;
   registry: FileRegistry;
   close(): Promise<void>;
+  /** Drops the connections at once, without QUIT (a shutdown past its deadline, Redis down). */
+  disconnect(): void;
 }
 
 /** Connects to the fleet's Redis; fails fast (instead of waiting forever) when it is unreachable. */
@@ -63,6 +65,10 @@ export async function connectFleet(
     close: async () => {
       await queues.close();
       await redis.quit();
+    },
+    disconnect: () => {
+      for (const queue of queues.all) void queue.disconnect().catch(() => undefined);
+      redis.disconnect();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../client/index.js';
 import { loadFeedFile } from '../config/load-feed.js';
 import type { TenantGate } from '../gate/gate.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
+import { within } from '../ops/deadline.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
@@ -43,7 +44,12 @@ export interface WorkerDeps {
 export interface RunningWorker {
   /** Stops taking jobs; in-flight ones get `graceMs` to finish, then are released to other workers. */
   close(graceMs?: number): Promise<{ released: boolean }>;
+  /** Drops the workers' Redis connections at once (a shutdown past its deadline). */
+  disconnect(): void;
 }
+
+/** How long the forced close after the grace period may take (it still talks to Redis). */
+const FORCED_CLOSE_MS = 2_000;
 
 /**
  * A fleet worker: executes the handlers of jobs/ (through the import and chunk adapters) and the
@@ -146,11 +152,19 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       clearTimeout(timer);
       if (released) {
         // Past the grace period: abort in-flight work and leave its jobs to the stalled-job
-        // check of the other workers (their locks are no longer renewed).
+        // check of the other workers (their locks are no longer renewed). A forced close still
+        // talks to Redis; with Redis down it would wait forever, so it gets a deadline too.
         abort.abort(new Error('worker shutting down'));
-        await Promise.all(workers.map((w) => w.close(true)));
+        await within(
+          FORCED_CLOSE_MS,
+          'forced worker close',
+          Promise.all(workers.map((w) => w.close(true))),
+        ).catch(() => undefined);
       }
       return { released };
+    },
+    disconnect: () => {
+      for (const worker of workers) void worker.disconnect().catch(() => undefined);
     },
   };
 }

@@ -142,7 +142,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       return result;
     };
     closers.push(close);
-    return { close };
+    return { close, disconnect: () => running.disconnect() };
   }
 
   async function enqueue(feedFile: string, options: EnqueueOptions = {}) {

@@ -17,6 +17,7 @@ import { connectFleet, runFleetProcess, stopSignal } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { connectService } from '../service.js';
+import { CLOSE_SLACK_MS, shutDownWithin } from '../shutdown.js';
 
 export interface WorkerFlags extends AdminFlags {
   concurrency: number;
@@ -88,9 +89,20 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       { graceMs: fleet.config.shutdownGraceMs },
       'shutting down: no new jobs, finishing in-flight ones',
     );
-    const { released } = await worker.close();
-    if (released) logger.warn('grace period over: in-flight jobs released to other workers');
-    await closeAll(opened);
+    // Bounded, Redis up or down: the grace period for in-flight jobs, then a few seconds to close.
+    await shutDownWithin(
+      fleet.config.shutdownGraceMs + CLOSE_SLACK_MS,
+      logger,
+      async () => {
+        const { released } = await worker.close();
+        if (released) logger.warn('grace period over: in-flight jobs released to other workers');
+        await closeAll(opened);
+      },
+      () => {
+        worker.disconnect();
+        fleet.disconnect();
+      },
+    );
     logger.info('worker stopped');
     return EXIT.OK;
   });
