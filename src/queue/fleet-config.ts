@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseEnv } from '../config/env.js';
 
@@ -20,6 +21,8 @@ const FleetEnv = z.object({
     .string()
     .regex(/^[A-Za-z0-9{}_.-]+$/, 'expected letters, digits, {, }, _, . or -')
     .default('erp-bridge'),
+  /** The feed directory: jobs name feeds relative to it, and workers read feeds only from it. */
+  ERP_BRIDGE_FEEDS_DIR: z.string().default('config/feeds'),
   /** How long run summaries and outcomes stay in Redis. */
   ERP_BRIDGE_RUN_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** How many later runs retry a file's transiently failed records before they stay failed. */
@@ -35,6 +38,8 @@ const FleetEnv = z.object({
 export interface FleetConfig {
   redisUrl: string;
   prefix: string;
+  /** Absolute path of the feed directory (ERP_BRIDGE_FEEDS_DIR, or --feeds of a command). */
+  feedsDir: string;
   runRetentionMs: number;
   failedRetryRuns: number;
   shutdownGraceMs: number;
@@ -47,6 +52,7 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv): FleetConfig {
   return {
     redisUrl: e.REDIS_URL,
     prefix: e.ERP_BRIDGE_QUEUE_PREFIX,
+    feedsDir: resolve(e.ERP_BRIDGE_FEEDS_DIR),
     runRetentionMs: e.ERP_BRIDGE_RUN_RETENTION_DAYS * 86_400_000,
     failedRetryRuns: e.ERP_BRIDGE_FAILED_RETRY_RUNS,
     shutdownGraceMs: e.ERP_BRIDGE_SHUTDOWN_GRACE_S * 1000,

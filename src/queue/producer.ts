@@ -7,11 +7,14 @@ import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import { expandGlob, matchesGlob } from '../sources/glob.js';
 import { newRunId } from '../sync/run-id.js';
+import { feedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { ImportJobData } from './import-job.js';
 import type { RedisRunStore } from './run-store.js';
 
 export interface ProducerDeps {
+  /** The fleet's feed directory: jobs name their feed relative to it (feed-ref.ts). */
+  feedsDir: string;
   registry: FileRegistry;
   store: RedisRunStore;
   imports: Queue<ImportJobData>;
@@ -48,6 +51,8 @@ export async function enqueueFeed(
   deps: ProducerDeps,
 ): Promise<EnqueueResult[]> {
   const { feed } = loaded;
+  // Before anything is claimed: a feed outside the feed directory could not be run by a worker.
+  const ref = feedRef(deps.feedsDir, loaded.file);
   if (options.file !== undefined) checkFeedExport(loaded, options.file);
   const files = options.file ? [resolve(options.file)] : await expandGlob(loaded.sourceGlob);
   if (files.length === 0)
@@ -79,7 +84,7 @@ export async function enqueueFeed(
     });
     const data: ImportJobData = {
       runId: claim.runId,
-      feed,
+      feed: ref,
       file,
       dryRun: options.dryRun === true,
       ...(claim.kind === 'retry' ? { onlyLines: claim.lines, retryRun: claim.retryRun } : {}),

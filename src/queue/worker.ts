@@ -3,7 +3,6 @@ import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Clock } from '../client/index.js';
-import { loadFeedFile } from '../config/load-feed.js';
 import type { TenantGate } from '../gate/gate.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import { within } from '../ops/deadline.js';
@@ -11,6 +10,7 @@ import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
 import { ChunkRecordStore } from './chunk-records.js';
+import { resolveFeedRef, tickFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { FleetConfig } from './fleet-config.js';
 import { importProcessor } from './import-job.js';
@@ -73,6 +73,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const imports = new Worker(
     QUEUES.imports,
     importProcessor({
+      feedsDir: deps.config.feedsDir,
       store: deps.store,
       registry: deps.registry,
       chunks: deps.queues.chunks,
@@ -113,11 +114,16 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const ticks = new Worker(
     QUEUES.ticks,
     async (job: Job<TickJobData>) => {
-      const loaded = await loadFeedFile(job.data.feedFile);
+      // The tick names a feed file; it is read only from this worker's own feed directory.
+      const loaded = await resolveFeedRef(
+        deps.config.feedsDir,
+        tickFeedRef(deps.config.feedsDir, job.data.feedFile),
+      );
       const results = await enqueueFeed(
         loaded,
         {},
         {
+          feedsDir: deps.config.feedsDir,
           registry: deps.registry,
           store: deps.store,
           imports: deps.queues.imports,

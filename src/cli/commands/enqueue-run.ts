@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
 import { checkFeedExport, enqueueFeed } from '../../queue/producer.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -6,6 +7,8 @@ import { cliLogger } from '../log-output.js';
 
 export interface EnqueueFlags {
   file?: string;
+  /** The fleet's feed directory (default ERP_BRIDGE_FEEDS_DIR, else config/feeds). */
+  feeds?: string;
   reimport: boolean;
   dryRun: boolean;
 }
@@ -28,6 +31,7 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
         loaded,
         { ...(flags.file ? { file: flags.file } : {}), reimport: flags.reimport, dryRun: flags.dryRun },
         {
+          feedsDir: flags.feeds ? resolve(flags.feeds) : fleet.config.feedsDir,
           registry: fleet.registry,
           store: fleet.store,
           imports: fleet.queues.imports,

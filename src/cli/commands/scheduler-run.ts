@@ -11,7 +11,8 @@ import { cliLogger } from '../log-output.js';
 import { CLOSE_SLACK_MS, shutDownWithin } from '../shutdown.js';
 
 export interface SchedulerFlags extends AdminFlags {
-  feeds: string;
+  /** Default ERP_BRIDGE_FEEDS_DIR, else config/feeds: the directory the workers read feeds from. */
+  feeds?: string;
   rescan: number;
   once: boolean;
 }
@@ -24,7 +25,7 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
     const fleet = await connectFleet(process.env, logger, 'scheduler');
     opened.push(() => fleet.close());
     const pass = async () => {
-      const result = await schedulerPass(fleet.queues.ticks, flags.feeds, logger);
+      const result = await schedulerPass(fleet.queues.ticks, flags.feeds ?? fleet.config.feedsDir, logger);
       logger.info(result, 'schedulers in sync with the feed files');
       return result;
     };

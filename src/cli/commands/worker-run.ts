@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { systemClock } from '../../client/index.js';
 import { RedisGate } from '../../gate/redis-gate.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
@@ -20,6 +21,8 @@ import { connectService } from '../service.js';
 import { CLOSE_SLACK_MS, shutDownWithin } from '../shutdown.js';
 
 export interface WorkerFlags extends AdminFlags {
+  /** The feed directory (default ERP_BRIDGE_FEEDS_DIR, else config/feeds). */
+  feeds?: string;
   concurrency: number;
   logFormat: LogFormat;
   logLevel: string;
@@ -68,7 +71,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       }));
     if (admin) opened.push(() => admin.close());
     const worker = startWorker({
-      config: fleet.config,
+      config: flags.feeds ? { ...fleet.config, feedsDir: resolve(flags.feeds) } : fleet.config,
       connection: fleet.redis,
       queues: fleet.queues,
       keys: fleet.keys,
@@ -82,7 +85,14 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       alerts,
       meter: syncMeter(metrics),
     });
-    logger.info({ concurrency: flags.concurrency, prefix: fleet.config.prefix }, 'worker started');
+    logger.info(
+      {
+        concurrency: flags.concurrency,
+        prefix: fleet.config.prefix,
+        feeds: flags.feeds ? resolve(flags.feeds) : fleet.config.feedsDir,
+      },
+      'worker started',
+    );
     await stopSignal();
     admin?.shuttingDown();
     logger.info(
