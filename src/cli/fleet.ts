@@ -6,7 +6,7 @@ import { FileRegistry } from '../queue/file-registry.js';
 import { type FleetConfig, loadFleetConfig } from '../queue/fleet-config.js';
 import { type FleetKeys, fleetKeys } from '../queue/keys.js';
 import { type FleetQueues, openQueues } from '../queue/queues.js';
-import { connectRedis, warnUnlessNoEviction } from '../queue/redis.js';
+import { connectRedis, probeRedis, redactRedisUrl, warnUnlessNoEviction } from '../queue/redis.js';
 import { RedisRunStore } from '../queue/run-store.js';
 import { closeAll } from './close-all.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -19,6 +19,8 @@ export interface FleetWiring {
   store: RedisRunStore;
   registry: FileRegistry;
   close(): Promise<void>;
+  /** Drops the connections at once, without QUIT (a shutdown past its deadline, Redis down). */
+  disconnect(): void;
 }
 
 /** Connects to the fleet's Redis; fails fast (instead of waiting forever) when it is unreachable. */
@@ -28,12 +30,25 @@ export async function connectFleet(
   role: string,
 ): Promise<FleetWiring> {
   const config = loadFleetConfig(env);
+  // One bounded attempt first: an unreachable Redis is one clear line and exit 3, not the endless
+  // reconnect errors of the fleet's own connection (which must keep retrying once running).
+  try {
+    await probeRedis(config.redisUrl, 5_000);
+  } catch (error) {
+    throw new FleetUnreachableError(
+      `Redis at REDIS_URL=${redactRedisUrl(config.redisUrl)} is unreachable: ${(error as Error).message}`,
+    );
+  }
   const redis = connectRedis(config.redisUrl, role);
+  // Later losses (a restart) are logged once per attempt, not printed raw by ioredis.
+  redis.on('error', (error) => logger.warn({ err: error }, 'Redis connection error; reconnecting'));
   try {
     await within(10_000, 'PING', redis.ping());
   } catch (error) {
     redis.disconnect();
-    throw new FleetUnreachableError(`Redis at REDIS_URL is unreachable: ${(error as Error).message}`);
+    throw new FleetUnreachableError(
+      `Redis at REDIS_URL=${redactRedisUrl(config.redisUrl)} is unreachable: ${(error as Error).message}`,
+    );
   }
   await warnUnlessNoEviction(redis, logger);
   const keys = fleetKeys(config.prefix);
@@ -50,6 +65,10 @@ export async function connectFleet(
     close: async () => {
       await queues.close();
       await redis.quit();
+    },
+    disconnect: () => {
+      for (const queue of queues.all) void queue.disconnect().catch(() => undefined);
+      redis.disconnect();
     },
   };
 }

@@ -13,6 +13,12 @@ export interface AdminConfig {
   /** 0 = any free port (the server logs the one it got). */
   port: number;
   credentials: AdminCredentials;
+  /**
+   * Host header names (lower case, no port) the server answers besides loopback names, the listen
+   * host and IP literals (ERP_BRIDGE_ADMIN_ALLOWED_HOSTS). Anything else is refused: a web page
+   * that rebinds its own name to this machine must not reach the server.
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** `--admin-host` and `--admin-port`: they win over the environment. */
@@ -51,6 +57,19 @@ const AdminEnv = z.object({
     .refine((u) => !u.includes(':'), 'must not contain ":" (basic auth separates user and password with it)')
     .optional(),
   password: z.string().min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`).optional(),
+  allowedHosts: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine(
+      (hosts) => hosts.every((h) => HOST_NAME.test(h) || isIP(h.replace(/^\[|\]$/g, '')) !== 0),
+      'expected a comma-separated list of host names as clients address this server (no port), e.g. worker-1,admin.example.com',
+    )
+    .optional(),
 });
 
 const LOOPBACK = new BlockList();
@@ -81,6 +100,7 @@ export function loadAdminConfig(
     token: 'ERP_BRIDGE_ADMIN_TOKEN',
     user: 'ERP_BRIDGE_ADMIN_USER',
     password: 'ERP_BRIDGE_ADMIN_PASSWORD',
+    allowedHosts: 'ERP_BRIDGE_ADMIN_ALLOWED_HOSTS',
   } as const;
   const input = {
     host: set(flags.adminHost) ?? set(env.ERP_BRIDGE_ADMIN_HOST) ?? '127.0.0.1',
@@ -88,6 +108,7 @@ export function loadAdminConfig(
     token: set(env.ERP_BRIDGE_ADMIN_TOKEN),
     user: set(env.ERP_BRIDGE_ADMIN_USER),
     password: set(env.ERP_BRIDGE_ADMIN_PASSWORD),
+    allowedHosts: set(env.ERP_BRIDGE_ADMIN_ALLOWED_HOSTS),
   };
   const parsed = AdminEnv.safeParse(input);
   const problems = parsed.success
@@ -104,7 +125,7 @@ export function loadAdminConfig(
   if (!parsed.success || problems.length > 0)
     throw new ConfigError('invalid admin server configuration:', problems);
 
-  const { host, port, token, user, password } = parsed.data;
+  const { host, port, token, user, password, allowedHosts } = parsed.data;
   // Echoed in any encoding (a Basic header is base64 of user:password), they are still scrubbed.
   secrets.add(token);
   secrets.add(password);
@@ -121,5 +142,5 @@ export function loadAdminConfig(
         `or listen on loopback only: ${names.host}=127.0.0.1`,
       ],
     );
-  return { host, port, credentials };
+  return { host, port, credentials, ...(allowedHosts ? { allowedHosts } : {}) };
 }

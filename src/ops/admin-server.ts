@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
 import { AUTH_REALM, authorized } from './admin-auth.js';
 import type { AdminConfig } from './admin-config.js';
+import { hostAllowed } from './admin-host.js';
 import type { Metrics } from './metrics.js';
 import { checkReadiness, type ReadinessCheck } from './readiness.js';
 
@@ -30,6 +31,7 @@ export interface AdminServer {
 }
 
 export const DASHBOARD_PATH = '/queues';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The admin HTTP server of a fleet process: /healthz (liveness), /readyz (its dependencies
@@ -46,6 +48,19 @@ export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServ
   const app = Fastify({ logger: false });
   app.addHook('onError', async (request, _reply, error) => {
     logger.warn({ err: error, path: request.routeOptions.url }, 'admin request failed');
+  });
+  // Before anything else, on every route: a page that rebound its name to this machine is refused.
+  app.addHook('onRequest', async (request, reply) => {
+    if (hostAllowed(request.headers.host, config)) return;
+    logger.warn(
+      { host: request.headers.host, path: request.url.split('?')[0] },
+      'admin: unknown Host refused',
+    );
+    return reply.code(421).send({
+      error: 'misdirected request',
+      message:
+        'this Host is not one of the admin server names; add it to ERP_BRIDGE_ADMIN_ALLOWED_HOSTS if clients use it',
+    });
   });
 
   app.get('/healthz', async (_request, reply) =>
@@ -87,7 +102,16 @@ export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServ
 /** bull-board under /queues, behind the credentials (this plugin scope's hook guards only it). */
 async function dashboard(scope: FastifyInstance, deps: AdminServerDeps, logger: Logger): Promise<void> {
   const { credentials } = deps.config;
+  const open = !credentials.token && !credentials.basic;
   scope.addHook('onRequest', async (request, reply) => {
+    // Without credentials (loopback only) anyone on the machine, or a page in its browser, could
+    // drive the queues: the dashboard only shows them. Retry, remove, add, pause need credentials.
+    if (open && !SAFE_METHODS.has(request.method))
+      return reply.code(403).send({
+        error: 'read-only',
+        message:
+          'the queue dashboard is read-only without admin credentials; set ERP_BRIDGE_ADMIN_TOKEN (or ERP_BRIDGE_ADMIN_USER and ERP_BRIDGE_ADMIN_PASSWORD) to change jobs',
+      });
     const given = request.headers.authorization;
     if (authorized(given, credentials)) return;
     // A browser's first request comes without credentials (the 401 makes it ask): not worth a line.
@@ -108,7 +132,7 @@ function authKind(config: AdminConfig): string {
   if (token && basic) return 'token or user/password';
   if (token) return 'token';
   if (basic) return 'user/password';
-  return 'none (loopback only)';
+  return 'none (loopback only, read-only dashboard)';
 }
 
 /** A port in use or an address not on this machine is a configuration problem: exit code 2. */

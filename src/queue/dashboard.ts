@@ -3,9 +3,10 @@ import type { FleetQueues } from './queues.js';
 
 /**
  * The fleet's three queues as bull-board shows them (the admin server's /queues). Here because
- * only src/queue knows BullMQ. Not read-only: an operator may retry or remove jobs, which is why
- * the dashboard needs credentials whenever it is reachable beyond loopback.
+ * only src/queue knows BullMQ. With admin credentials an operator may retry or remove jobs;
+ * without them (`readOnly`) the board hides those buttons, and the admin server refuses the
+ * changes themselves (the buttons are a convenience, not the guard).
  */
-export function dashboardQueues(queues: FleetQueues): BullMQAdapter[] {
-  return queues.all.map((queue) => new BullMQAdapter(queue));
+export function dashboardQueues(queues: FleetQueues, readOnly = false): BullMQAdapter[] {
+  return queues.all.map((queue) => new BullMQAdapter(queue, { readOnlyMode: readOnly }));
 }

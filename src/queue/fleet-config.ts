@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseEnv } from '../config/env.js';
 import { secrets } from '../logging/secret-scrubber.js';
@@ -10,12 +11,19 @@ import { secrets } from '../logging/secret-scrubber.js';
 const FleetEnv = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'expected redis://host:port[/db] or rediss://…' })
+    // `redis://host:/0` parses as a URL with no port, which ioredis quietly turns into 6379: a
+    // typo would then talk to whatever Redis listens there. A colon must be followed by a port.
+    .refine((url) => !/^rediss?:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/]*):(?:\/|$)/.test(url), {
+      error: 'the port after ":" is empty; expected redis://host:port[/db] (or no ":" for 6379)',
+    })
     .default('redis://127.0.0.1:6379'),
   /** Prefix of every BullMQ and erp-bridge key. For Redis Cluster use a hash tag: {erp-bridge}. */
   ERP_BRIDGE_QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9{}_.-]+$/, 'expected letters, digits, {, }, _, . or -')
     .default('erp-bridge'),
+  /** The feed directory: jobs name feeds relative to it, and workers read feeds only from it. */
+  ERP_BRIDGE_FEEDS_DIR: z.string().default('config/feeds'),
   /** How long run summaries and outcomes stay in Redis. */
   ERP_BRIDGE_RUN_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** How many later runs retry a file's transiently failed records before they stay failed. */
@@ -31,6 +39,8 @@ const FleetEnv = z.object({
 export interface FleetConfig {
   redisUrl: string;
   prefix: string;
+  /** Absolute path of the feed directory (ERP_BRIDGE_FEEDS_DIR, or --feeds of a command). */
+  feedsDir: string;
   runRetentionMs: number;
   failedRetryRuns: number;
   shutdownGraceMs: number;
@@ -45,6 +55,7 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv): FleetConfig {
   return {
     redisUrl: e.REDIS_URL,
     prefix: e.ERP_BRIDGE_QUEUE_PREFIX,
+    feedsDir: resolve(e.ERP_BRIDGE_FEEDS_DIR),
     runRetentionMs: e.ERP_BRIDGE_RUN_RETENTION_DAYS * 86_400_000,
     failedRetryRuns: e.ERP_BRIDGE_FAILED_RETRY_RUNS,
     shutdownGraceMs: e.ERP_BRIDGE_SHUTDOWN_GRACE_S * 1000,

@@ -16,11 +16,23 @@ import { prepareSettings } from '../sync/prepare-settings.js';
 import { predictChunk } from '../sync/strategies/predict.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
+import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import { finishRun } from './finish-run.js';
 import type { RedisRunStore } from './run-store.js';
 
-export const ImportJobData = ImportFilePayload.extend({
+/**
+ * What an import job carries: references only (feed-ref.ts). The feed is named by its file
+ * relative to the fleet's feed directory and read by the worker itself; the file must be an export
+ * of that feed. A job with a feed definition of its own fails for good (strict object).
+ */
+export const ImportJobData = z.strictObject({
+  runId: ImportFilePayload.shape.runId,
+  /** The feed file, relative to the worker's feed directory (ERP_BRIDGE_FEEDS_DIR, --feeds). */
+  feed: z.string().min(1),
+  /** Absolute path of the export file; it must match the feed's source.path glob. */
+  file: ImportFilePayload.shape.file,
+  dryRun: ImportFilePayload.shape.dryRun,
   /** A retry run: only these lines (they failed transiently in the run before). */
   onlyLines: z.array(z.int().positive()).optional(),
   retryRun: z.int().nonnegative().optional(),
@@ -45,6 +57,8 @@ export const ImportJobData = ImportFilePayload.extend({
 export type ImportJobData = z.input<typeof ImportJobData>;
 
 export interface ImportJobDeps {
+  /** The worker's own feed directory: where the feed a job names is read from. */
+  feedsDir: string;
   store: RedisRunStore;
   registry: FileRegistry;
   chunks: Queue<ChunkJobData>;
@@ -75,6 +89,15 @@ function onlyLines(stream: RecordStream, lines: ReadonlySet<number>): RecordStre
   return { ...stream, batches: filtered() };
 }
 
+/** A payload that does not parse (e.g. a feed definition instead of a reference) can never run. */
+function refusedUnlessValid(input: unknown): z.output<typeof ImportJobData> {
+  try {
+    return parsePayload({ name: 'import-file', payload: ImportJobData }, input);
+  } catch (error) {
+    throw new JobRefused((error as Error).message);
+  }
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -85,17 +108,20 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function importProcessor(deps: ImportJobDeps) {
   return async (job: Job<ImportJobData>, token?: string): Promise<{ records: number }> => {
-    const data = parsePayload({ name: 'import-file', payload: ImportJobData }, job.data);
+    const data = refusedUnlessValid(job.data);
+    const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
+    checkExportOf(loaded, data.file);
+    const feed = loaded.feed;
     const bindings = {
       runId: data.runId,
-      feed: data.feed.name,
-      tenant: data.feed.accountId,
+      feed: feed.name,
+      tenant: feed.accountId,
       job: String(job.id),
     };
     const logger = deps.logger.child(bindings);
     try {
       // Also on the lines of the shared client while this job uses it (log-context.ts).
-      return await withLogContext(bindings, () => importRun(job, token, data, logger));
+      return await withLogContext(bindings, () => importRun(job, token, { ...data, feed }, logger));
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
       // The worker is shutting down past its grace period: the import is released, not failed.
@@ -110,7 +136,7 @@ export function importProcessor(deps: ImportJobDeps) {
   async function importRun(
     job: Job<ImportJobData>,
     token: string | undefined,
-    data: z.output<typeof ImportJobData>,
+    data: Omit<z.output<typeof ImportJobData>, 'feed'> & { feed: Feed },
     logger: Logger,
   ): Promise<{ records: number }> {
     const { feed } = data;

@@ -3,14 +3,18 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { expandGlob } from '../sources/glob.js';
+import { expandGlob, matchesGlob } from '../sources/glob.js';
 import { newRunId } from '../sync/run-id.js';
+import { feedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { ImportJobData } from './import-job.js';
 import type { RedisRunStore } from './run-store.js';
 
 export interface ProducerDeps {
+  /** The fleet's feed directory: jobs name their feed relative to it (feed-ref.ts). */
+  feedsDir: string;
   registry: FileRegistry;
   store: RedisRunStore;
   imports: Queue<ImportJobData>;
@@ -19,7 +23,7 @@ export interface ProducerDeps {
 }
 
 export interface EnqueueOptions {
-  /** Only this file (it need not match the feed's glob: an operator's on-demand import). */
+  /** Only this file (an operator's on-demand import); it must match the feed's `source.path` glob. */
   file?: string;
   /** Import even a file whose version was imported before (a new run; syncing is idempotent). */
   reimport?: boolean;
@@ -49,6 +53,9 @@ export async function enqueueFeed(
   deps: ProducerDeps,
 ): Promise<EnqueueResult[]> {
   const { feed } = loaded;
+  // Before anything is claimed: a feed outside the feed directory could not be run by a worker.
+  const ref = feedRef(deps.feedsDir, loaded.file);
+  if (options.file !== undefined) checkFeedExport(loaded, options.file);
   const files = options.file ? [resolve(options.file)] : await expandGlob(loaded.sourceGlob);
   if (files.length === 0)
     deps.logger.warn({ feed: feed.name, glob: loaded.sourceGlob }, 'no export file matches');
@@ -79,7 +86,7 @@ export async function enqueueFeed(
     });
     const data: ImportJobData = {
       runId: claim.runId,
-      feed,
+      feed: ref,
       file,
       dryRun: options.dryRun === true,
       ...(options.acceptNewIdentity ? { acceptNewIdentity: true } : {}),
@@ -93,6 +100,17 @@ export async function enqueueFeed(
     results.push({ file, sha256, runId: claim.runId, enqueued });
   }
   return results;
+}
+
+/**
+ * Refuses a file outside the feed's `source.path` glob (ConfigError, exit 2): a feed's runs only
+ * ever read its own exports, so a mistyped or hostile `--file` cannot import /etc/passwd for its tenant.
+ */
+export function checkFeedExport(loaded: LoadedFeed, file: string): void {
+  if (!matchesGlob(loaded.sourceGlob, file))
+    throw new ConfigError(
+      `${resolve(file)}: not an export of feed ${loaded.feed.name} (${loaded.file}): expected a file matching its source.path glob ${loaded.sourceGlob}`,
+    );
 }
 
 /**

@@ -3,13 +3,14 @@ import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Clock } from '../client/index.js';
-import { loadFeedFile } from '../config/load-feed.js';
 import type { TenantGate } from '../gate/gate.js';
 import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
+import { within } from '../ops/deadline.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
 import { ChunkRecordStore } from './chunk-records.js';
+import { resolveFeedRef, tickFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { FleetConfig } from './fleet-config.js';
 import { RedisIdentityStore } from './identity-store.js';
@@ -46,7 +47,12 @@ export interface WorkerDeps {
 export interface RunningWorker {
   /** Stops taking jobs; in-flight ones get `graceMs` to finish, then are released to other workers. */
   close(graceMs?: number): Promise<{ released: boolean }>;
+  /** Drops the workers' Redis connections at once (a shutdown past its deadline). */
+  disconnect(): void;
 }
+
+/** How long the forced close after the grace period may take (it still talks to Redis). */
+const FORCED_CLOSE_MS = 2_000;
 
 /**
  * A fleet worker: executes the handlers of jobs/ (through the import and chunk adapters) and the
@@ -70,6 +76,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const imports = new Worker(
     QUEUES.imports,
     importProcessor({
+      feedsDir: deps.config.feedsDir,
       store: deps.store,
       registry: deps.registry,
       chunks: deps.queues.chunks,
@@ -112,11 +119,16 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const ticks = new Worker(
     QUEUES.ticks,
     async (job: Job<TickJobData>) => {
-      const loaded = await loadFeedFile(job.data.feedFile);
+      // The tick names a feed file; it is read only from this worker's own feed directory.
+      const loaded = await resolveFeedRef(
+        deps.config.feedsDir,
+        tickFeedRef(deps.config.feedsDir, job.data.feedFile),
+      );
       const results = await enqueueFeed(
         loaded,
         {},
         {
+          feedsDir: deps.config.feedsDir,
           registry: deps.registry,
           store: deps.store,
           imports: deps.queues.imports,
@@ -151,11 +163,19 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       clearTimeout(timer);
       if (released) {
         // Past the grace period: abort in-flight work and leave its jobs to the stalled-job
-        // check of the other workers (their locks are no longer renewed).
+        // check of the other workers (their locks are no longer renewed). A forced close still
+        // talks to Redis; with Redis down it would wait forever, so it gets a deadline too.
         abort.abort(new Error('worker shutting down'));
-        await Promise.all(workers.map((w) => w.close(true)));
+        await within(
+          FORCED_CLOSE_MS,
+          'forced worker close',
+          Promise.all(workers.map((w) => w.close(true))),
+        ).catch(() => undefined);
       }
       return { released };
+    },
+    disconnect: () => {
+      for (const worker of workers) void worker.disconnect().catch(() => undefined);
     },
   };
 }

@@ -103,3 +103,17 @@ function segmentMatcher(segment: string): (name: string) => boolean {
   const regex = new RegExp(`^${source}$`);
   return (name) => regex.test(name);
 }
+
+/**
+ * Whether `file` (resolved to an absolute path first, so `..` cannot step out) is one the glob
+ * names: same number of segments, each matching. For files named from outside the feed (an
+ * operator's `enqueue --file`, a job): only the feed's own exports may be read.
+ */
+export function matchesGlob(pattern: string, file: string): boolean {
+  const wanted = resolve(pattern).split(sep);
+  const parts = resolve(file).split(sep);
+  return (
+    wanted.length === parts.length &&
+    wanted.every((segment, i) => segmentMatcher(segment)(parts[i] as string))
+  );
+}

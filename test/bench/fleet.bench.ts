@@ -144,6 +144,7 @@ async function startWorkers(
           PATH: process.env.PATH,
           REDIS_URL,
           ERP_BRIDGE_QUEUE_PREFIX: prefix,
+          ERP_BRIDGE_FEEDS_DIR: work,
           PARTNER_API_URL: sandbox.url,
           PARTNER_AUTH_URL: sandbox.authUrl,
           PARTNER_CLIENT_ID: 'sandbox-client',
@@ -224,7 +225,7 @@ async function runFeeds(
       const [result] = await enqueueFeed(
         loaded,
         {},
-        { registry, store, imports: queues.imports, logger, now: Date.now },
+        { feedsDir: work, registry, store, imports: queues.imports, logger, now: Date.now },
       );
       if (result?.enqueued === false || !result) throw new Error(`${file} was not enqueued`);
       started.set(file, Date.now());

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import {
@@ -41,6 +42,8 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
   const config: FleetConfig = {
     redisUrl: redis.url,
     prefix: redis.newPrefix(),
+    // Generated exports and their feed files live in temp dirs: the fleet's feed directory.
+    feedsDir: tmpdir(),
     runRetentionMs: 86_400_000,
     failedRetryRuns: 2,
     shutdownGraceMs: 5_000,
@@ -156,11 +159,12 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       return result;
     };
     closers.push(close);
-    return { close };
+    return { close, disconnect: () => running.disconnect() };
   }
 
   async function enqueue(feedFile: string, options: EnqueueOptions = {}) {
     return enqueueFeed(await loadFeedFile(feedFile), options, {
+      feedsDir: config.feedsDir,
       registry,
       store,
       imports: queues.imports,

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
@@ -44,6 +45,8 @@ export function fleetProcessEnv(
     HOME: process.env.HOME,
     REDIS_URL: config.redisUrl,
     ERP_BRIDGE_QUEUE_PREFIX: config.prefix,
+    // Generated exports and their feed files live in temp dirs: the fleet's feed directory.
+    ERP_BRIDGE_FEEDS_DIR: tmpdir(),
     ERP_BRIDGE_JOB_LOCK_S: '2',
     ERP_BRIDGE_SLOT_LEASE_S: '3',
     ERP_BRIDGE_SHUTDOWN_GRACE_S: '5',

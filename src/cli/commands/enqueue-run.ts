@@ -1,11 +1,14 @@
+import { resolve } from 'node:path';
 import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
-import { enqueueFeed } from '../../queue/producer.js';
+import { checkFeedExport, enqueueFeed } from '../../queue/producer.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { fleetFailure, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
 
 export interface EnqueueFlags {
   file?: string;
+  /** The fleet's feed directory (default ERP_BRIDGE_FEEDS_DIR, else config/feeds). */
+  feeds?: string;
   reimport: boolean;
   dryRun: boolean;
   acceptNewIdentity: boolean;
@@ -16,6 +19,8 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
   let feeds: LoadedFeed[];
   try {
     feeds = await loadFeedFiles(feedFiles);
+    // Before Redis: a wrong file is the user's mistake (exit 2) whether or not Redis is up.
+    if (flags.file !== undefined) for (const loaded of feeds) checkFeedExport(loaded, flags.file);
   } catch (error) {
     const code = fleetFailure(error);
     if (code === undefined) throw error;
@@ -32,6 +37,7 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
           acceptNewIdentity: flags.acceptNewIdentity,
         },
         {
+          feedsDir: flags.feeds ? resolve(flags.feeds) : fleet.config.feedsDir,
           registry: fleet.registry,
           store: fleet.store,
           imports: fleet.queues.imports,

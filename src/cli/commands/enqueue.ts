@@ -7,7 +7,11 @@ export function registerEnqueueCommand(program: Command): void {
     .command('enqueue')
     .description('enqueue an import run for each new or changed export file of the feeds (needs REDIS_URL)')
     .argument('<feed...>', 'feed files (config/feeds/*.yaml)')
-    .option('--file <file>', 'only this export file')
+    .option('--file <file>', "only this export file (it must match the feed's source.path)")
+    .option(
+      '--feeds <dir>',
+      'the fleet feed directory the feed files are in (default: ERP_BRIDGE_FEEDS_DIR or config/feeds)',
+    )
     .option('--reimport', 'import again even if this version of the file was imported before', false)
     .option('--dry-run', 'the runs validate and map only; nothing is written to the service', false)
     .option(

@@ -3,13 +3,16 @@ import { startAdminServer } from '../../ops/admin-server.js';
 import { redisReachable } from '../../ops/readiness.js';
 import { dashboardQueues } from '../../queue/dashboard.js';
 import { schedulerPass } from '../../queue/scheduler.js';
+import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { connectFleet, runFleetProcess, stopSignal } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger } from '../log-output.js';
+import { CLOSE_SLACK_MS, shutDownWithin } from '../shutdown.js';
 
 export interface SchedulerFlags extends AdminFlags {
-  feeds: string;
+  /** Default ERP_BRIDGE_FEEDS_DIR, else config/feeds: the directory the workers read feeds from. */
+  feeds?: string;
   rescan: number;
   once: boolean;
 }
@@ -22,7 +25,7 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
     const fleet = await connectFleet(process.env, logger, 'scheduler');
     opened.push(() => fleet.close());
     const pass = async () => {
-      const result = await schedulerPass(fleet.queues.ticks, flags.feeds, logger);
+      const result = await schedulerPass(fleet.queues.ticks, flags.feeds ?? fleet.config.feedsDir, logger);
       logger.info(result, 'schedulers in sync with the feed files');
       return result;
     };
@@ -34,22 +37,45 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
         logger,
         metrics: fleetMetrics(fleet, logger),
         readiness: { redis: redisReachable(fleet.redis) },
-        dashboard: dashboardQueues(fleet.queues),
+        dashboard: dashboardQueues(
+          fleet.queues,
+          !adminConfig.credentials.token && !adminConfig.credentials.basic,
+        ),
       }));
     if (admin) opened.push(() => admin.close());
     // Listening from here on: a SIGTERM during the first pass (the admin server already answers,
     // so a supervisor may send one) is a graceful stop after it, not Node's default kill.
-    const stopped = flags.once ? undefined : stopSignal();
-    const first = await pass();
-    // A one-shot pass (cron, CI) says when a feed file is broken; a long-running one alerts.
-    if (flags.once) return first.broken.length > 0 ? EXIT.INVALID_CONFIG : EXIT.OK;
-    const timer = setInterval(
-      () => void pass().catch((e: unknown) => logger.error({ err: e }, 'rescan failed')),
-      flags.rescan * 1000,
-    );
+    if (flags.once) {
+      const first = await pass();
+      // A one-shot pass (cron, CI) says when a feed file is broken; a long-running one alerts.
+      return first.broken.length > 0 ? EXIT.INVALID_CONFIG : EXIT.OK;
+    }
+    const stopped = stopSignal();
+    let stopping = false;
+    let timer: NodeJS.Timeout | undefined;
+    const first = pass().then(() => {
+      if (stopping) return;
+      timer = setInterval(
+        () => void pass().catch((e: unknown) => logger.error({ err: e }, 'rescan failed')),
+        flags.rescan * 1000,
+      );
+    });
+    // A first pass that fails (an unreadable feed folder) ends the command as before; one still
+    // waiting on an unreachable Redis must not hold back a SIGTERM.
+    await Promise.race([stopped, first]);
+    first.catch(() => undefined);
     await stopped;
+    stopping = true;
     admin?.shuttingDown();
     clearInterval(timer);
+    logger.info({ graceMs: fleet.config.shutdownGraceMs }, 'shutting down');
+    await shutDownWithin(
+      fleet.config.shutdownGraceMs + CLOSE_SLACK_MS,
+      logger,
+      () => closeAll(opened),
+      () => fleet.disconnect(),
+    );
+    logger.info('scheduler stopped');
     return EXIT.OK;
   });
 }

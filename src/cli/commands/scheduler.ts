@@ -13,7 +13,10 @@ export function registerSchedulerCommand(program: Command): void {
   const command = program
     .command('scheduler')
     .description('keep a cron Job Scheduler per feed file with a schedule (needs REDIS_URL)')
-    .option('--feeds <dir>', 'folder of feed files (its subfolders are not read)', 'config/feeds')
+    .option(
+      '--feeds <dir>',
+      'folder of feed files (its subfolders are not read; default: ERP_BRIDGE_FEEDS_DIR or config/feeds)',
+    )
     .option('--rescan <seconds>', 'how often to re-read the feed folder', seconds, 60)
     .option('--once', 'sync the schedulers once and exit (no admin server)', false);
   adminOptions(command, 'scheduler').action(async (flags: SchedulerFlags) => {

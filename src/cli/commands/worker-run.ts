@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { systemClock } from '../../client/index.js';
 import { RedisGate } from '../../gate/redis-gate.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
@@ -9,6 +10,7 @@ import { metricsHooks } from '../../ops/client-metrics.js';
 import { redisReachable, tokenObtainable } from '../../ops/readiness.js';
 import { syncMeter } from '../../ops/sync-meter.js';
 import { dashboardQueues } from '../../queue/dashboard.js';
+import { warnUnlessPersistent } from '../../queue/redis.js';
 import { startWorker } from '../../queue/worker.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -16,8 +18,11 @@ import { connectFleet, runFleetProcess, stopSignal } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { connectService } from '../service.js';
+import { CLOSE_SLACK_MS, shutDownWithin } from '../shutdown.js';
 
 export interface WorkerFlags extends AdminFlags {
+  /** The feed directory (default ERP_BRIDGE_FEEDS_DIR, else config/feeds). */
+  feeds?: string;
   concurrency: number;
   logFormat: LogFormat;
   logLevel: string;
@@ -30,6 +35,8 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
     const adminConfig = loadAdminConfig(process.env, 'worker', flags);
     const fleet = await connectFleet(process.env, logger, 'worker');
     opened.push(() => fleet.close());
+    // Once, at start: the worker is what loses work when a Redis without persistence restarts.
+    await warnUnlessPersistent(fleet.redis, logger);
     const metrics = fleetMetrics(fleet, logger);
     const alerts = new FeedAlerts({
       config: alertConfig,
@@ -57,11 +64,14 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
         logger,
         metrics,
         readiness: { redis: redisReachable(fleet.redis), token: tokenObtainable(service.client) },
-        dashboard: dashboardQueues(fleet.queues),
+        dashboard: dashboardQueues(
+          fleet.queues,
+          !adminConfig.credentials.token && !adminConfig.credentials.basic,
+        ),
       }));
     if (admin) opened.push(() => admin.close());
     const worker = startWorker({
-      config: fleet.config,
+      config: flags.feeds ? { ...fleet.config, feedsDir: resolve(flags.feeds) } : fleet.config,
       connection: fleet.redis,
       queues: fleet.queues,
       keys: fleet.keys,
@@ -76,16 +86,34 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       meter: syncMeter(metrics),
       target: service.target,
     });
-    logger.info({ concurrency: flags.concurrency, prefix: fleet.config.prefix }, 'worker started');
+    logger.info(
+      {
+        concurrency: flags.concurrency,
+        prefix: fleet.config.prefix,
+        feeds: flags.feeds ? resolve(flags.feeds) : fleet.config.feedsDir,
+      },
+      'worker started',
+    );
     await stopSignal();
     admin?.shuttingDown();
     logger.info(
       { graceMs: fleet.config.shutdownGraceMs },
       'shutting down: no new jobs, finishing in-flight ones',
     );
-    const { released } = await worker.close();
-    if (released) logger.warn('grace period over: in-flight jobs released to other workers');
-    await closeAll(opened);
+    // Bounded, Redis up or down: the grace period for in-flight jobs, then a few seconds to close.
+    await shutDownWithin(
+      fleet.config.shutdownGraceMs + CLOSE_SLACK_MS,
+      logger,
+      async () => {
+        const { released } = await worker.close();
+        if (released) logger.warn('grace period over: in-flight jobs released to other workers');
+        await closeAll(opened);
+      },
+      () => {
+        worker.disconnect();
+        fleet.disconnect();
+      },
+    );
     logger.info('worker stopped');
     return EXIT.OK;
   });

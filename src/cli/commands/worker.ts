@@ -8,6 +8,10 @@ export function registerWorkerCommand(program: Command): void {
   const command = program
     .command('worker')
     .description('process import runs and chunks from Redis (needs REDIS_URL and PARTNER_*)')
+    .option(
+      '--feeds <dir>',
+      'the feed directory jobs name their feeds in (default: ERP_BRIDGE_FEEDS_DIR or config/feeds)',
+    )
     .option('--concurrency <n>', 'chunks processed at once by this process', positiveInt, 8)
     .option('--log-format <format>', 'json (default) or text', 'json')
     .addOption(logLevelOption());
