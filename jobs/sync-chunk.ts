@@ -8,10 +8,9 @@ import {
   PlanRequest,
   TransactionInput,
 } from '../src/contract/index.js';
-import type { CreateClaims } from '../src/sync/create-claims.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
 import { type Chunk, syncChunk } from '../src/sync/pipeline.js';
-import type { SyncClient } from '../src/sync/ports.js';
+import type { CreateClaims, SyncClient } from '../src/sync/ports.js';
 import type { JobContext, JobDefinition } from './job.js';
 
 /** A record as it crossed a process boundary: its payload is checked against the contract again. */

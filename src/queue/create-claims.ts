@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { CreateClaims } from '../sync/create-claims.js';
+import type { CreateClaims } from '../sync/ports.js';
 import { keyHashes } from '../sync/seen-ids.js';
 import type { FleetKeys } from './keys.js';
 

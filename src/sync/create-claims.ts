@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { MappedRecord } from '../sources/record.js';
-import type { ChunkContext } from './ports.js';
+import type { ChunkContext, CreateClaims } from './ports.js';
 import type { ChunkOutcomes } from './settle.js';
 
-/**
+/*
  * Short claims on "creating (account, kind, externalId) now", so that two runs (or two workers)
  * never look up and create the same target at the same time: the service does not de-duplicate
  * invoices, and two lookups that both find nothing create two. In process: MemoryCreateClaims; the
  * fleet: Redis keys (src/queue/create-claims.ts). A claim expires after `ttlMs` (a crashed holder
  * cannot block forever).
  */
-export interface CreateClaims {
-  /** Claims every key it can for `holder`; returns those it holds now. */
-  tryClaim(keys: readonly string[], holder: string, ttlMs: number): Promise<Set<string>>;
-  /** Releases what `holder` holds of `keys` (never another holder's claim). */
-  release(keys: readonly string[], holder: string): Promise<void>;
-}
 
 /** Claims of this process (one `sync`, or several feeds in one scheduler process). */
 export class MemoryCreateClaims implements CreateClaims {

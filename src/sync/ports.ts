@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Clock, PartnerClient } from '../client/index.js';
-import type { CreateClaims } from './create-claims.js';
 
 /** The part of the client the strategies use: a port, so tests and adapters can supply their own. */
 export type SyncClient = Pick<
@@ -28,4 +27,15 @@ export interface ChunkContext {
    * absent: no serialisation (tests of one strategy).
    */
   claims?: CreateClaims;
+}
+
+/**
+ * Serialises creates of one (account, kind, externalId) across runs: a port, implemented in this
+ * process by MemoryCreateClaims (create-claims.ts) and across the fleet by Redis keys.
+ */
+export interface CreateClaims {
+  /** Claims every key it can for `holder`; returns those it holds now. */
+  tryClaim(keys: readonly string[], holder: string, ttlMs: number): Promise<Set<string>>;
+  /** Releases what `holder` holds of `keys` (never another holder's claim). */
+  release(keys: readonly string[], holder: string): Promise<void>;
 }

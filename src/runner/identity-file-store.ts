@@ -1,8 +1,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { IdentityStore, StoredIdentity } from './check.js';
-import type { IdentitySettings } from './settings.js';
+import type { IdentityStore, StoredIdentity } from '../sync/identity/check.js';
+import type { IdentitySettings } from '../sync/identity/settings.js';
 
 const Settings = z.object({ scheme: z.literal([1, 2]), fields: z.record(z.string(), z.string()) });
 const Snapshot = z.record(z.string(), Settings);
