@@ -10,6 +10,7 @@ import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import { chunkProcessor } from './chunk-job.js';
 import { ChunkRecordStore } from './chunk-records.js';
+import { RedisCreateClaims } from './create-claims.js';
 import { resolveFeedRef, tickFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { FleetConfig } from './fleet-config.js';
@@ -87,6 +88,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
         logger,
         accountId: feed.accountId,
         signal: abort.signal,
+        // The target bank account is created once even when two workers import files of it at once.
+        claims: new RedisCreateClaims(deps.connection, deps.keys),
       }),
       logger: deps.logger,
       maxRetryRuns: deps.config.failedRetryRuns,

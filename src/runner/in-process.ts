@@ -137,6 +137,8 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       logger,
       accountId: f.accountId,
       signal: deps.signal,
+      // The target bank account is created once even when two runs of the account start together.
+      claims: processCreateClaims,
     });
 
   // Dry runs read what the service holds, so the prediction skips what a real run would skip.

@@ -62,17 +62,11 @@ export async function withCreateClaims<R extends MappedRecord>(
   if (!claims || records.length === 0) return work(records);
   const holder = randomUUID();
   const keyOf = (r: R) => claimKey(ctx.accountId, kind, r.externalId);
-  const held: R[] = [];
-  let waiting = records;
-  const deadline = ctx.clock.now() + CLAIM_WAIT_MS;
+  let held: R[] = [];
   try {
-    for (;;) {
-      const got = await claims.tryClaim(waiting.map(keyOf), holder, CLAIM_TTL_MS);
-      held.push(...waiting.filter((r) => got.has(keyOf(r))));
-      waiting = waiting.filter((r) => !got.has(keyOf(r)));
-      if (waiting.length === 0 || ctx.clock.now() >= deadline) break;
-      await ctx.clock.sleep(CLAIM_POLL_MS, ctx.signal);
-    }
+    const got = await claimWithin(ctx, claims, records.map(keyOf), holder);
+    held = records.filter((r) => got.has(keyOf(r)));
+    const waiting = records.filter((r) => !got.has(keyOf(r)));
     for (const record of waiting) {
       out.settle(record, {
         outcome: 'failed',
@@ -85,5 +79,48 @@ export async function withCreateClaims<R extends MappedRecord>(
     await work(records.filter((r) => mine.has(r)));
   } finally {
     await claims.release(held.map(keyOf), holder);
+  }
+}
+
+/**
+ * Runs `work` holding the claim on creating one (account, kind, externalId), e.g. a transactions
+ * feed's target bank account; undefined when another run held it for longer than CLAIM_WAIT_MS.
+ * Without claims (ctx.claims absent) `work` simply runs.
+ */
+export async function withCreateClaim<T>(
+  ctx: ChunkContext,
+  kind: string,
+  externalId: string,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  const claims = ctx.claims;
+  if (!claims) return work();
+  const holder = randomUUID();
+  const key = claimKey(ctx.accountId, kind, externalId);
+  const got = await claimWithin(ctx, claims, [key], holder);
+  if (!got.has(key)) return undefined;
+  try {
+    return await work();
+  } finally {
+    await claims.release([key], holder);
+  }
+}
+
+/** Claims what it can of `keys`, retrying the rest every CLAIM_POLL_MS for up to CLAIM_WAIT_MS. */
+async function claimWithin(
+  ctx: ChunkContext,
+  claims: CreateClaims,
+  keys: readonly string[],
+  holder: string,
+): Promise<Set<string>> {
+  const held = new Set<string>();
+  let waiting = keys;
+  const deadline = ctx.clock.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const got = await claims.tryClaim(waiting, holder, CLAIM_TTL_MS);
+    for (const key of got) held.add(key);
+    waiting = waiting.filter((key) => !got.has(key));
+    if (waiting.length === 0 || ctx.clock.now() >= deadline) return held;
+    await ctx.clock.sleep(CLAIM_POLL_MS, ctx.signal);
   }
 }

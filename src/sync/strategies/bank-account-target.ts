@@ -1,6 +1,7 @@
 import { ApiError, type BankAccountCreateBody } from '../../client/index.js';
 import type { BankAccountTarget } from '../../config/feed.js';
 import type { BankAccount } from '../../contract/index.js';
+import { withCreateClaim } from '../create-claims.js';
 import type { ChunkContext } from '../ports.js';
 import type { OutcomeFields } from '../settle.js';
 import { RunStopError, stopFor } from '../stop.js';
@@ -97,8 +98,29 @@ export async function resolveBankAccount(target: BankAccountTarget, ctx: ChunkCo
       ...(target.iban ? { iban: target.iban } : {}),
       ...(target.accountNumber ? { accountNumber: target.accountNumber } : {}),
     };
-    const outcome = await createBankAccountConfirmed(ctx, body, target.externalId);
-    if (outcome.outcome === 'created' && outcome.serviceId !== undefined) return outcome.serviceId;
+    // Two runs of one account (two feeds, or a file scheduled twice) may both find the target
+    // missing; the service does not de-duplicate bank accounts, so only the claim holder creates it,
+    // after looking once more (the other run may have created it meanwhile).
+    const claimed = await withCreateClaim(
+      ctx,
+      'bank-accounts',
+      target.externalId,
+      async (): Promise<OutcomeFields> => {
+        const meanwhile = await findBankAccount(target, ctx);
+        return meanwhile !== undefined
+          ? { outcome: 'skipped', serviceId: meanwhile }
+          : createBankAccountConfirmed(ctx, body, target.externalId);
+      },
+    );
+    if (claimed === undefined)
+      throw new RunStopError(
+        'CONCURRENT_CREATE',
+        `another run is creating the feed's target bank account "${target.externalId}" in account ${ctx.accountId} right now; nothing was sent, so it cannot be created twice: run again`,
+        1,
+      );
+    const outcome = claimed;
+    if ((outcome.outcome === 'created' || outcome.outcome === 'skipped') && outcome.serviceId !== undefined)
+      return outcome.serviceId;
     const code = outcome.code ?? 'BANK_ACCOUNT_NOT_CREATED';
     if (code === 'AMBIGUOUS_TARGET') throw new RunStopError(code, outcome.message ?? code, 1);
     throw new RunStopError(
