@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
+import { OrderedSpill, reportOrder } from '../reporting/ordered-spill.js';
 import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { RunSummary } from '../sync/report/summary.js';
@@ -152,16 +153,44 @@ export class RedisRunStore {
     return Number((await this.redis.hget(this.keys.run(runId), 'wouldSend')) ?? 0);
   }
 
-  /** Every outcome of a run, batch by batch, in file-line order within each batch. */
+  /** Every outcome of a run, batch by batch (in no particular order), in line order within each batch. */
   async *outcomes(runId: string): AsyncGenerator<RecordOutcome> {
+    for await (const [, batch] of this.batches(runId)) yield* batch;
+  }
+
+  /**
+   * Every outcome of a run in report order (line order), for `erp-bridge report`: batches finish in
+   * any order, so they are first listed by their first line (one batch in memory at a time), then
+   * read again in that order into a spill file beside `spillPath`, which merges them with bounded
+   * memory (reporting/ordered-spill.ts).
+   */
+  async *outcomesInOrder(runId: string, spillPath: string): AsyncGenerator<RecordOutcome> {
+    const firsts: { field: string; first: RecordOutcome }[] = [];
+    for await (const [field, batch] of this.batches(runId)) {
+      const [first] = batch;
+      if (first) firsts.push({ field, first });
+    }
+    firsts.sort((a, b) => reportOrder(a.first, b.first));
+    const spill = new OrderedSpill(spillPath);
+    const key = this.keys.runOutcomes(runId);
+    for (const { field } of firsts) {
+      const stored = await this.redis.hgetBuffer(key, field);
+      if (stored) await spill.add(JSON.parse(inflateRawSync(stored).toString('utf8')) as RecordOutcome[]);
+    }
+    yield* spill.drain();
+  }
+
+  private async *batches(runId: string): AsyncGenerator<[string, RecordOutcome[]]> {
     const key = this.keys.runOutcomes(runId);
     let cursor = '0';
     do {
       const [next, entries] = await this.redis.hscanBuffer(key, cursor, 'COUNT', 100);
       cursor = next.toString();
       for (let i = 1; i < entries.length; i += 2) {
+        const field = entries[i - 1];
         const batch = entries[i];
-        if (batch) yield* JSON.parse(inflateRawSync(batch).toString('utf8')) as RecordOutcome[];
+        if (field && batch)
+          yield [field.toString(), JSON.parse(inflateRawSync(batch).toString('utf8')) as RecordOutcome[]];
       }
     } while (cursor !== '0');
   }

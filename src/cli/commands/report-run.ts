@@ -1,4 +1,7 @@
 import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { csvLine } from '../../reporting/csv.js';
 import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine, write } from '../../reporting/file-sink.js';
@@ -28,9 +31,15 @@ export async function report(runId: string, flags: ReportFlags): Promise<ExitCod
       await write(out, `${JSON.stringify(summary, null, 2)}\n`);
     } else {
       if (flags.format === 'csv') await write(out, csvLine(OUTCOME_COLUMNS));
-      for await (const o of fleet.store.outcomes(runId)) {
-        if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
-        await write(out, flags.format === 'csv' ? outcomeCsvLine(o, runId) : outcomeJsonLine(o, runId));
+      // In line order, as `sync` writes outcomes.csv; sorted through a temporary spill file.
+      const spillDir = await mkdtemp(join(tmpdir(), 'erp-bridge-report-'));
+      try {
+        for await (const o of fleet.store.outcomesInOrder(runId, join(spillDir, 'outcomes.spill'))) {
+          if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
+          await write(out, flags.format === 'csv' ? outcomeCsvLine(o, runId) : outcomeJsonLine(o, runId));
+        }
+      } finally {
+        await rm(spillDir, { recursive: true, force: true });
       }
     }
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));

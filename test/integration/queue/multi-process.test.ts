@@ -111,6 +111,10 @@ describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount,runId');
     expect(csv.slice(1).every((line) => line.endsWith(`,${againId}`))).toBe(true);
     expect(csv).toHaveLength(1 + 1_500);
+    // In line order, as `sync` writes outcomes.csv (chunks finish in any order).
+    const lineColumn = OUTCOME_COLUMNS.indexOf('line');
+    const reportedLines = csv.slice(1).map((line) => Number(line.split(',')[lineColumn]));
+    expect(reportedLines).toEqual([...reportedLines].sort((a, b) => a - b));
     const outcomeColumn = OUTCOME_COLUMNS.indexOf('outcome');
     expect(new Set(csv.slice(1).map((line) => line.split(',')[outcomeColumn]))).toEqual(new Set(['skipped']));
     // --outcome keeps only the records asked for: none was rejected or failed, all were skipped.

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fleetKeys } from '../../../src/queue/keys.js';
 import { RedisRunStore, type RunMeta } from '../../../src/queue/run-store.js';
@@ -74,5 +77,39 @@ describe('RedisRunStore.claimExternalIds (issue 18 case 2, fleet)', () => {
       await store.handle('run-2', 'import').claimExternalIds?.('invoices', [rec('A', 'feb.csv', 7, 1)]),
     ).toEqual([undefined]);
     expect(await client.pttl(keys.runIds('run-1'))).toBeGreaterThan(0);
+  });
+});
+
+describe('RedisRunStore.outcomesInOrder (issue 11 point 8, fleet report)', () => {
+  it('reads a run whose batches were stored out of order back in line order, through a spill file', async () => {
+    const client = redis.connect();
+    const store = new RedisRunStore(client, fleetKeys(redis.newPrefix()), 86_400_000);
+    const outcome = (line: number, result: 'created' | 'rejected' = 'created') => ({
+      file: '/exports/bank.csv',
+      line,
+      externalId: `T-${line}`,
+      outcome: result,
+    });
+    const lines = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => outcome(from + i));
+    // Chunks finish in any order; rejected rows of the import are stored in a batch of their own.
+    await store.handle('ordered', 'chunk:3').report.record(lines(2001, 2500));
+    await store.handle('ordered', 'chunk:1').report.record(lines(2, 1000));
+    await store
+      .handle('ordered', 'import')
+      .report.record([outcome(1, 'rejected'), outcome(1500, 'rejected')]);
+    await store.handle('ordered', 'chunk:2').report.record([...lines(1001, 1499), ...lines(1501, 2000)]);
+
+    const arrival: number[] = [];
+    for await (const o of store.outcomes('ordered')) arrival.push(o.line);
+    // As stored: not in line order (what `report` printed before).
+    expect(arrival.slice(0, 2)).toEqual([2001, 2002]);
+
+    const spill = join(mkdtempSync(join(tmpdir(), 'erp-bridge-run-store-')), 'outcomes.spill');
+    const ordered: number[] = [];
+    for await (const o of store.outcomesInOrder('ordered', spill)) ordered.push(o.line);
+    expect(ordered).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    // The spill file is gone once read.
+    expect(existsSync(spill)).toBe(false);
   });
 });
