@@ -66,6 +66,10 @@ async function terminateWithRedisDown(proc: CliProcess, server: RedisServer) {
   return terminate(proc);
 }
 
+/** The forced close really dropped the connections: nothing was left for the last-resort exit. */
+const leftConnectionsOpen = (proc: CliProcess) =>
+  proc.entries.some((e) => /^grace period over: connections still open/.test(String(e.msg)));
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A folder of `count` scheduled feed files (each pass upserts one Job Scheduler per file). */
@@ -119,6 +123,8 @@ describe.skipIf(!bin)(
     it('case 9: a worker whose Redis hangs (SIGSTOP: connected, never answering) exits within grace + a few seconds', async () => {
       const { server, proc } = await fleetProcess(['worker', '--log-format', 'json', '--log-level', 'info']);
       await proc.log((e) => e.msg === 'worker started', 60_000);
+      // Its connections are all up (the blocking fetch of each queue opens once it started).
+      await sleep(1_000);
       server.pause();
       await sleep(1_000); // the worker's blocking fetch and lock renewals now wait on a silent socket
       const { exit, tookMs } = await terminate(proc);
@@ -128,6 +134,7 @@ describe.skipIf(!bin)(
         proc.entries.some((e) => /^grace period over/.test(String(e.msg))),
         proc.describe(),
       ).toBe(true);
+      expect(leftConnectionsOpen(proc), proc.describe()).toBe(false);
     });
 
     it('case 9: the scheduler whose Redis hangs (SIGSTOP) during a rescan exits within grace + a few seconds', async () => {
@@ -145,6 +152,7 @@ describe.skipIf(!bin)(
       expect(tookMs, proc.describe()).toBeLessThan(BOUND_MS);
       // No pass finished while Redis was frozen (the one in flight was abandoned, not awaited).
       expect(proc.logged('schedulers in sync with the feed files').length, proc.describe()).toBe(passes);
+      expect(leftConnectionsOpen(proc), proc.describe()).toBe(false);
     });
 
     it('case 9: the scheduler whose first pass is stuck on a Redis that went away exits within grace + a few seconds', async () => {
