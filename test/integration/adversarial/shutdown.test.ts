@@ -157,7 +157,7 @@ describe.skipIf(!bin)(
 
     it('case 9: the scheduler whose first pass is stuck on a Redis that went away exits within grace + a few seconds', async () => {
       // Enough feed files that the first pass is still reading them when Redis goes.
-      const feeds = await scheduledFeeds(300);
+      const feeds = await scheduledFeeds(1_000);
       const { server, proc } = await fleetProcess(['scheduler', '--feeds', feeds]);
       // The admin server answers from here, then the first pass starts.
       await proc.log((e) => e.msg === 'admin server listening', 60_000);
