@@ -56,7 +56,15 @@ export async function enqueueFeed(
   // Before anything is claimed: a feed outside the feed directory could not be run by a worker.
   const ref = feedRef(deps.feedsDir, loaded.file);
   if (options.file !== undefined) checkFeedExport(loaded, options.file);
-  const files = options.file ? [resolve(options.file)] : await expandGlob(loaded.sourceGlob);
+  // A symlinked export that loops or points nowhere is left out: said, as in-process sync does.
+  const files = options.file
+    ? [resolve(options.file)]
+    : await expandGlob(loaded.sourceGlob, (p) =>
+        deps.logger.warn(
+          { feed: feed.name, glob: loaded.sourceGlob, path: p.path },
+          `export file left out: ${p.problem}`,
+        ),
+      );
   if (files.length === 0)
     deps.logger.warn({ feed: feed.name, glob: loaded.sourceGlob }, 'no export file matches');
   const results: EnqueueResult[] = [];

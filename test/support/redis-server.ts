@@ -83,7 +83,10 @@ function serverArgs(bind: string, port: number, dir: string, persistent: boolean
 }
 
 /** Spawns a redis-server on a free loopback port and waits until it answers PING. */
-export async function spawnRedisServer(bin: string, options: ServerOptions = {}): Promise<RedisServer> {
+export async function spawnRedisServer(
+  bin: string,
+  options: ServerOptions = {},
+): Promise<SpawnedRedisServer> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'erp-bridge-redis-'));
   const args = serverArgs(HOST, port, dir, options.persistent ?? false);
@@ -107,6 +110,7 @@ export async function spawnRedisServer(bin: string, options: ServerOptions = {})
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGCONT'); // a paused server handles no SIGTERM
     proc.kill('SIGTERM');
     await exited;
   };
@@ -117,6 +121,8 @@ export async function spawnRedisServer(bin: string, options: ServerOptions = {})
   return {
     url: `redis://${HOST}:${port}`,
     source: 'redis-server',
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     restart: async () => {
       await stop();
       await start();
@@ -127,6 +133,17 @@ export async function spawnRedisServer(bin: string, options: ServerOptions = {})
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A redis-server of the test's own, which can also be frozen. */
+export interface SpawnedRedisServer extends RedisServer {
+  /**
+   * SIGSTOP: the server keeps its connections open but answers nothing, so commands hang instead
+   * of failing fast (a hung host or a network partition, unlike a stopped server's refusals).
+   */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 /** Starts redis:7-alpine with testcontainers (needs a Docker daemon). */

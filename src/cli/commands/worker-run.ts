@@ -111,6 +111,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       },
       () => {
         worker.disconnect();
+        gate.disconnect();
         fleet.disconnect();
       },
     );
