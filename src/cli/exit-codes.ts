@@ -4,6 +4,11 @@ export const EXIT = {
   OK: 0,
   /** Some records rejected or failed (see the report). */
   RECORDS_NOT_SYNCED: 1,
+  /**
+   * An unexpected error (a bug, or a failure nothing more specific names): the same code as records
+   * not synced, since what the run did is then unknown; never 2, which says "fix your settings".
+   */
+  UNEXPECTED_ERROR: 1,
   /** Invalid feed or configuration. */
   INVALID_CONFIG: 2,
   /** The service could not be reached or refused the credentials. */

@@ -2,8 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CommanderError } from 'commander';
-import { secrets } from '../logging/secret-scrubber.js';
+import { crashReport } from './crash.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
 
@@ -30,14 +29,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 buildProgram(packageVersion())
   .parseAsync(process.argv)
   .catch((error: unknown) => {
-    if (error instanceof CommanderError) {
-      // Commander has printed the problem (or the help / version) already.
-      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.INVALID_CONFIG;
-      return;
-    }
-    // The message may quote a server (Redis, the authorization server): no secret in any encoding.
-    process.stderr.write(
-      `erp-bridge: ${secrets.scrub(error instanceof Error ? error.message : String(error))}\n`,
-    );
-    process.exitCode = 2;
+    const { line, code } = crashReport(error);
+    if (line) process.stderr.write(line);
+    process.exitCode = code;
   });

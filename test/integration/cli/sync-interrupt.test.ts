@@ -135,7 +135,16 @@ describe('erp-bridge sync interrupted', () => {
 
   it('after the grace period, requests still in flight are aborted and their records end INTERRUPTED', async () => {
     const name = 'intr-grace';
-    const generated = transactionsExport({ rows: 1_500, invalidRows: [], excludedRows: [], name });
+    // A target bank account of its own: once it exists, this run (not an earlier test's leftover
+    // request) is under way, and its signal handlers are in place.
+    const bankAccount = `${name}-giro`;
+    const generated = transactionsExport({
+      rows: 1_500,
+      invalidRows: [],
+      excludedRows: [],
+      name,
+      bankAccount,
+    });
     const reportDir = mkdtempSync(join(work, 'reports-'));
     faults.configure({
       seed: 1,
@@ -144,8 +153,12 @@ describe('erp-bridge sync interrupted', () => {
     });
     try {
       const ran = sync(generated.feedFile, reportDir, { ERP_BRIDGE_SHUTDOWN_GRACE_S: '1' });
+      const started = () =>
+        [...(sandbox.runtime.state.accounts.get(1001)?.bankAccounts.values() ?? [])].some(
+          (b) => b.externalId === bankAccount,
+        );
       const busy = () => (sandbox.runtime.stats.snapshot().inFlightByAccount['1001'] ?? 0) > 0;
-      await until(busy, 60_000, 'a request in flight');
+      await until(() => started() && busy(), 60_000, 'a request of this run in flight');
       // Lookups answer at once; what is still in flight a moment later is the held bulk create.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(busy()).toBe(true);
