@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../../config/errors.js';
 import {
   createFaultInjector,
   type FaultConfig,
@@ -41,12 +42,14 @@ async function faultConfig(flags: SandboxFlags): Promise<FaultConfig> {
 
 /** `erp-bridge sandbox`: starts the simulator and prints its one line; runs until SIGINT/SIGTERM. */
 export async function serveSandbox(flags: SandboxFlags): Promise<void> {
-  const seed = flags.seed ? parseSeed(await readStructured(flags.seed, 'seed'), flags.seed) : undefined;
-  const faults = createFaultInjector(await faultConfig(flags));
-  const sandbox = await startSandbox({ port: flags.port, host: flags.host, seed, faults }).catch(
-    (error: unknown) => {
-      throw new Error(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`);
-    },
+  const { seed, faults } = await asSettings(async () => ({
+    seed: flags.seed ? parseSeed(await readStructured(flags.seed, 'seed'), flags.seed) : undefined,
+    faults: createFaultInjector(await faultConfig(flags)),
+  }));
+  const sandbox = await asSettings(() =>
+    startSandbox({ port: flags.port, host: flags.host, seed, faults }).catch((error: unknown) => {
+      throw new Error(`cannot start on ${flags.host}:${flags.port}: ${(error as Error).message}`);
+    }),
   );
   const { url, authUrl, clientId, clientSecret } = sandbox;
   // The one stdout line: scripts read it to learn where the sandbox listens and how to log in.
@@ -54,4 +57,16 @@ export async function serveSandbox(flags: SandboxFlags): Promise<void> {
   const stop = () => void sandbox.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/**
+ * Seed and fault files, host and port are the user's settings: what is wrong with them is exit 2
+ * (ConfigError), as for feed files, not an unexpected error.
+ */
+async function asSettings<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw error instanceof ConfigError ? error : new ConfigError((error as Error).message);
+  }
 }

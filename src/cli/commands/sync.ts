@@ -1,4 +1,6 @@
 import { setMaxListeners } from 'node:events';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { systemClock } from '../../client/index.js';
@@ -86,6 +88,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     graceMs = shutdownGraceMs(process.env);
     feeds = await loadFeedFiles(feedFiles);
     alertConfig = loadAlertConfig(process.env);
+    await checkReportDir(flags.reportDir);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`erp-bridge: ${error.message}\n`);
@@ -197,5 +200,17 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     process.off('SIGTERM', onSignal);
     await alerts?.close();
     await service.close();
+  }
+}
+
+/** The report folder is a setting: one that cannot be created or written is exit 2, before any file is read. */
+async function checkReportDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(
+      `--report-dir ${dir}: cannot create or write the report folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another with --report-dir`,
+    );
   }
 }

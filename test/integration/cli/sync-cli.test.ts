@@ -40,8 +40,11 @@ function partnerEnv(overrides: Record<string, string> = {}): Record<string, stri
   };
 }
 
-function sync(args: string[], env: Record<string, string | undefined>): Promise<Ran> {
-  const reportDir = mkdtempSync(join(work, 'reports-'));
+function sync(
+  args: string[],
+  env: Record<string, string | undefined>,
+  reportDir = mkdtempSync(join(work, 'reports-')),
+): Promise<Ran> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli/main.ts', 'sync', ...args, '--report-dir', reportDir],
@@ -120,6 +123,17 @@ describe('erp-bridge sync', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('broken.yaml');
     expect(ran.stderr).toContain('accountId');
+  }, 30_000);
+
+  it('exits 2 for a report folder that cannot be created, naming --report-dir, before sending anything', async () => {
+    const file = join(work, 'not-a-folder');
+    writeFileSync(file, 'a file, so nothing can be created below it\n');
+    const before = sandboxTransactions().length;
+    const ran = await sync([demo('acme-bank')], partnerEnv(), join(file, 'reports'));
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(`--report-dir ${join(file, 'reports')}`);
+    expect(ran.stderr).not.toContain('unexpected error');
+    expect(sandboxTransactions()).toHaveLength(before);
   }, 30_000);
 
   it('exits 2 when the service configuration is incomplete, naming the variable', async () => {
