@@ -1,16 +1,21 @@
 /**
- * Checks the project's contract data against the interface specification's text, when the
- * specification is at hand (CI has it beside the repository; a clone on its own does not).
- * `npm test` never reads the specification: src/contract is its truth. This script keeps that truth
- * honest: a row added to, changed in or removed from the spec's error table fails here.
+ * Checks the project's contract data against the interface specification's text, which is not part
+ * of the repository: the caller names the file (CI's .ci/run does, when it has one). `npm test`
+ * never reads the specification: src/contract is its truth. This script keeps that truth honest: a
+ * row added to, changed in or removed from the spec's error table fails here.
  *
- *   npm run spec:check [-- path/to/partner-api.md]   (default: ../shared/spec/partner-api.md)
+ *   npm run spec:check -- path/to/partner-api.md
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ERROR_TABLE, type ErrorTableRow } from '../../src/contract/error-table.js';
 
-const specPath = resolve(process.argv[2] ?? '../shared/spec/partner-api.md');
+const given = process.argv[2];
+if (!given) {
+  console.error('spec:check: name the specification file, e.g. npm run spec:check -- path/to/partner-api.md');
+  process.exit(2);
+}
+const specPath = resolve(given);
 
 /** The spec's "Codes per operation" table: the rows between its heading and the next heading or note. */
 function specErrorRows(text: string): ErrorTableRow[] {
@@ -31,9 +36,7 @@ function specErrorRows(text: string): ErrorTableRow[] {
 const key = (r: ErrorTableRow) => `${r.operation} | ${r.status} | ${r.error} | ${r.condition}`;
 
 if (!existsSync(specPath)) {
-  console.error(
-    `spec:check: ${specPath} does not exist (pass the specification's path as the first argument)`,
-  );
+  console.error(`spec:check: ${specPath} does not exist`);
   process.exit(2);
 }
 const spec = specErrorRows(readFileSync(specPath, 'utf8'));
