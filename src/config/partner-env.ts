@@ -82,35 +82,31 @@ function httpUrl(what: string, rule?: { test: (path: string) => boolean; message
   });
 }
 
-/** An optional whole number with a default; '' counts as unset. */
+/** '' counts as unset (an empty variable in a compose file or .env). */
+const blankAsUnset = (v: unknown) => (v === '' ? undefined : v);
+
+/** A whole number from `min` to `max` written as text; `unset` says what an unset variable means. */
+function wholeNumberText(min: number, max: number, unit: string, unset: string) {
+  const rule = `must be a whole number of ${unit} from ${min} to ${max} (${unset})`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: rule })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: rule }).max(max, { error: rule }));
+}
+
+/** An optional whole number with a default. */
 function wholeNumber(defaultValue: number, min: number, max: number, unit: string) {
-  const rule = `must be a whole number of ${unit} from ${min} to ${max} (default ${defaultValue})`;
   return z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/, { error: rule })
-      .transform(Number)
-      .pipe(z.number().int().min(min, { error: rule }).max(max, { error: rule }))
-      .optional()
-      .default(defaultValue),
+    blankAsUnset,
+    wholeNumberText(min, max, unit, `default ${defaultValue}`).optional().default(defaultValue),
   );
 }
 
-/** An optional whole number without a default (unset = derived elsewhere); '' counts as unset. */
+/** An optional whole number without a default (unset = derived elsewhere). */
 function optionalWholeNumber(min: number, max: number, unit: string, unsetMeans: string) {
-  const rule = `must be a whole number of ${unit} from ${min} to ${max} (unset: ${unsetMeans})`;
-  return z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/, { error: rule })
-      .transform(Number)
-      .pipe(z.number().int().min(min, { error: rule }).max(max, { error: rule }))
-      .optional(),
-  );
+  return z.preprocess(blankAsUnset, wholeNumberText(min, max, unit, `unset: ${unsetMeans}`).optional());
 }
 
 const HOUR_S = 3_600;
