@@ -66,6 +66,15 @@ async function terminateWithRedisDown(proc: CliProcess, server: RedisServer) {
   return terminate(proc);
 }
 
+/** Exit 0 (not killed) within the bound. */
+function expectExitedInBound(proc: CliProcess, { exit, tookMs }: Awaited<ReturnType<typeof terminate>>) {
+  expect(exit, proc.describe()).toEqual({ code: 0, signal: null });
+  expect(tookMs, proc.describe()).toBeLessThan(BOUND_MS);
+}
+
+/** It had to force the close (Redis never answered), and said so. */
+const forced = (proc: CliProcess) => proc.entries.some((e) => /^grace period over/.test(String(e.msg)));
+
 /** The forced close really dropped the connections: nothing was left for the last-resort exit. */
 const leftConnectionsOpen = (proc: CliProcess) =>
   proc.entries.some((e) => /^grace period over: connections still open/.test(String(e.msg)));
@@ -100,14 +109,8 @@ describe.skipIf(!bin)(
     it('case 9: a worker whose Redis is down when SIGTERM arrives exits within grace + a few seconds', async () => {
       const { server, proc } = await fleetProcess(['worker', '--log-format', 'json', '--log-level', 'info']);
       await proc.log((e) => e.msg === 'worker started', 60_000);
-      const { exit, tookMs } = await terminateWithRedisDown(proc, server);
-      expect(exit, proc.describe()).toEqual({ code: 0, signal: null });
-      expect(tookMs, proc.describe()).toBeLessThan(BOUND_MS);
-      // It had to force (Redis never answered the close), and said so.
-      expect(
-        proc.entries.some((e) => /^grace period over/.test(String(e.msg))),
-        proc.describe(),
-      ).toBe(true);
+      expectExitedInBound(proc, await terminateWithRedisDown(proc, server));
+      expect(forced(proc), proc.describe()).toBe(true);
     });
 
     it('case 9: the scheduler whose Redis is down when SIGTERM arrives exits within grace + a few seconds', async () => {
@@ -115,9 +118,7 @@ describe.skipIf(!bin)(
       dirs.push(feeds);
       const { server, proc } = await fleetProcess(['scheduler', '--feeds', feeds]);
       await proc.log((e) => e.msg === 'schedulers in sync with the feed files', 60_000);
-      const { exit, tookMs } = await terminateWithRedisDown(proc, server);
-      expect(exit, proc.describe()).toEqual({ code: 0, signal: null });
-      expect(tookMs, proc.describe()).toBeLessThan(BOUND_MS);
+      expectExitedInBound(proc, await terminateWithRedisDown(proc, server));
     });
 
     it('case 9: a worker whose Redis hangs (SIGSTOP: connected, never answering) exits within grace + a few seconds', async () => {
@@ -127,13 +128,8 @@ describe.skipIf(!bin)(
       await sleep(1_000);
       server.pause();
       await sleep(1_000); // the worker's blocking fetch and lock renewals now wait on a silent socket
-      const { exit, tookMs } = await terminate(proc);
-      expect(exit, proc.describe()).toEqual({ code: 0, signal: null });
-      expect(tookMs, proc.describe()).toBeLessThan(BOUND_MS);
-      expect(
-        proc.entries.some((e) => /^grace period over/.test(String(e.msg))),
-        proc.describe(),
-      ).toBe(true);
+      expectExitedInBound(proc, await terminate(proc));
+      expect(forced(proc), proc.describe()).toBe(true);
       expect(leftConnectionsOpen(proc), proc.describe()).toBe(false);
     });
 
@@ -147,9 +143,7 @@ describe.skipIf(!bin)(
       server.pause();
       await sleep(1_500); // a rescan started since, and waits on Redis
       const passes = proc.logged('schedulers in sync with the feed files').length;
-      const { exit, tookMs } = await terminate(proc);
-      expect(exit, proc.describe()).toEqual({ code: 0, signal: null });
-      expect(tookMs, proc.describe()).toBeLessThan(BOUND_MS);
+      expectExitedInBound(proc, await terminate(proc));
       // No pass finished while Redis was frozen (the one in flight was abandoned, not awaited).
       expect(proc.logged('schedulers in sync with the feed files').length, proc.describe()).toBe(passes);
       expect(leftConnectionsOpen(proc), proc.describe()).toBe(false);
@@ -165,9 +159,7 @@ describe.skipIf(!bin)(
       await proc.nextLog((e) => /Redis connection error/.test(String(e.msg)), 10_000);
       // The precondition: the first pass never got through.
       expect(proc.logged('schedulers in sync with the feed files'), proc.describe()).toHaveLength(0);
-      const { exit, tookMs } = await terminate(proc);
-      expect(exit, proc.describe()).toEqual({ code: 0, signal: null });
-      expect(tookMs, proc.describe()).toBeLessThan(BOUND_MS);
+      expectExitedInBound(proc, await terminate(proc));
     });
 
     it('a worker with Redis up still stops cleanly, without forcing', async () => {
@@ -179,10 +171,7 @@ describe.skipIf(!bin)(
         signal: null,
       });
       expect(Date.now() - sentAt).toBeLessThan(BOUND_MS);
-      expect(
-        proc.entries.some((e) => /^grace period over/.test(String(e.msg))),
-        proc.describe(),
-      ).toBe(false);
+      expect(forced(proc), proc.describe()).toBe(false);
       expect(proc.logged('worker stopped')).toHaveLength(1);
     });
   },
