@@ -1,10 +1,7 @@
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import type { IdentityStore, StoredIdentity } from '../sync/identity/check.js';
-import type { IdentitySettings } from '../sync/identity/settings.js';
+import { type IdentitySettings, StoredIdentitySettings } from '../sync/identity/settings.js';
 import type { FleetKeys } from './keys.js';
-
-const Settings = z.object({ scheme: z.literal([1, 2]), fields: z.record(z.string(), z.string()) });
 
 /**
  * The fleet's identity settings per feed, one key each (no expiry: they outlive every run). A
@@ -19,18 +16,13 @@ export class RedisIdentityStore implements IdentityStore {
   async load(feed: string): Promise<StoredIdentity> {
     const text = await this.redis.get(this.keys.feedIdentity(feed));
     if (text !== null) {
-      let json: unknown;
       try {
-        json = JSON.parse(text);
+        return { kind: 'stored', settings: StoredIdentitySettings.parse(JSON.parse(text)) };
       } catch {
-        json = undefined;
-      }
-      const parsed = Settings.safeParse(json);
-      if (!parsed.success)
         throw new Error(
           `the identity settings of feed ${feed} in Redis (${this.keys.feedIdentity(feed)}) are unreadable; fix or delete the key`,
         );
-      return { kind: 'stored', settings: parsed.data };
+      }
     }
     const [records, failing] = await Promise.all([
       this.redis.exists(this.keys.feedRecords(feed)),

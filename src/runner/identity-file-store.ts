@@ -1,18 +1,18 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../reporting/atomic-file.js';
 import type { IdentityStore, StoredIdentity } from '../sync/identity/check.js';
-import type { IdentitySettings } from '../sync/identity/settings.js';
+import { type IdentitySettings, StoredIdentitySettings } from '../sync/identity/settings.js';
 
-const Settings = z.object({ scheme: z.literal([1, 2]), fields: z.record(z.string(), z.string()) });
-const Snapshot = z.record(z.string(), Settings);
+const Snapshot = z.record(z.string(), StoredIdentitySettings);
 
+/** The file's JSON; undefined when there is none; SyntaxError when it is not JSON. */
 async function readJson(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    if (error instanceof SyntaxError) return null;
     throw error;
   }
 }
@@ -34,7 +34,7 @@ export class FileIdentityStore implements IdentityStore {
   async load(feed: string): Promise<StoredIdentity> {
     const settings = (await this.#read())[feed];
     if (settings) return { kind: 'stored', settings };
-    const health = await readJson(join(this.reportDir, '.feed-health.json'));
+    const health = await readJson(join(this.reportDir, '.feed-health.json')).catch(() => undefined);
     const ranBefore = typeof health === 'object' && health !== null && feed in health;
     return ranBefore ? { kind: 'legacy' } : { kind: 'none' };
   }
@@ -45,22 +45,21 @@ export class FileIdentityStore implements IdentityStore {
       const snapshot = await this.#read();
       snapshot[feed] = settings;
       await mkdir(dirname(this.path), { recursive: true });
-      const partial = `${this.path}.${process.pid}.tmp`;
-      await writeFile(partial, `${JSON.stringify(snapshot, null, 2)}\n`);
-      await rename(partial, this.path);
+      await writeFileAtomic(this.path, `${JSON.stringify(snapshot, null, 2)}\n`);
     });
     this.#last = next.catch(() => undefined);
     return next;
   }
 
   async #read(): Promise<Record<string, IdentitySettings>> {
-    const json = await readJson(this.path);
+    const unreadable = (why: string) =>
+      new Error(`${this.path} is not a valid identity settings file (${why}); fix or remove it`);
+    const json = await readJson(this.path).catch((error: unknown) => {
+      throw error instanceof SyntaxError ? unreadable(error.message) : error;
+    });
     if (json === undefined) return {};
     const parsed = Snapshot.safeParse(json);
-    if (!parsed.success)
-      throw new Error(
-        `${this.path} is not a valid identity settings file (${parsed.error.issues[0]?.message ?? 'unreadable JSON'}); fix or remove it`,
-      );
+    if (!parsed.success) throw unreadable(parsed.error.issues[0]?.message ?? 'not a settings object');
     return parsed.data;
   }
 }

@@ -3,10 +3,10 @@ import type { RecordKind } from '../config/kinds.js';
 
 /** Identity schemes of derived externalIds (docs/identity.md). 1: until 2026-11; 2: survives edits. */
 export type IdentityScheme = 1 | 2;
-export const CURRENT_IDENTITY_SCHEME: IdentityScheme = 2;
+const CURRENT_IDENTITY_SCHEME: IdentityScheme = 2;
 
 /** Prefix of derived IDs per scheme: a version-2 ID can never equal a version-1 ID. */
-export const DERIVED_ID_PREFIX: Record<IdentityScheme, string> = { 1: 'erpb-', 2: 'erpb2-' };
+const DERIVED_ID_PREFIX: Record<IdentityScheme, string> = { 1: 'erpb-', 2: 'erpb2-' };
 
 /**
  * The fields a version-2 identity is built from, per kind: what a record *is*, not what a user

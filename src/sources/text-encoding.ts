@@ -88,7 +88,7 @@ function incompleteTail(bytes: Buffer): number {
 }
 
 /** Offset of the first byte of `bytes` that does not start (or continue) a valid UTF-8 sequence. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] as number;
@@ -120,7 +120,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  * characters (what the WHATWG decoder does): in a real export they mean the file is in another
  * code page (in DOS CP850, 0x81 is "ü"), so reading on would write wrong text to the service.
  */
-export const WINDOWS_1252_UNDEFINED = [0x81, 0x8d, 0x8f, 0x90, 0x9d] as const;
+const WINDOWS_1252_UNDEFINED = [0x81, 0x8d, 0x8f, 0x90, 0x9d] as const;
 
 /** Index of the first byte Windows-1252 does not define, or -1. */
 export function firstUndefinedWindows1252(bytes: Buffer): number {

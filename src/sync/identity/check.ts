@@ -65,7 +65,8 @@ export async function checkIdentity(
   const previous = stored.kind === 'stored' ? stored.settings : { scheme: 1 as const };
   const changes = identityChanges(previous, next);
   if (changes.length === 0) {
-    if (stored.kind !== 'stored' || JSON.stringify(stored.settings) !== JSON.stringify(next)) await save();
+    // No change the identity sees: a stored entry already holds these settings.
+    if (stored.kind !== 'stored') await save();
     return undefined;
   }
   const affected = await options.countDerived();

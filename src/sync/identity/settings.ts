@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Feed, FieldMapping } from '../../config/feed.js';
 import { IDENTITY_FIELDS } from '../../sources/identity.js';
 
@@ -11,6 +12,12 @@ export interface IdentitySettings {
   /** Field -> readable description of its source, e.g. `columns ["Buchungstext", "Verwendungszweck"]`. */
   fields: Record<string, string>;
 }
+
+/** IdentitySettings as read back from a store (a file, a Redis key): checked at that edge. */
+export const StoredIdentitySettings: z.ZodType<IdentitySettings> = z.object({
+  scheme: z.literal([1, 2]),
+  fields: z.record(z.string(), z.string()),
+});
 
 const ref = (r: string | number) => JSON.stringify(r);
 
