@@ -24,6 +24,7 @@ interface Scan {
   /** First offset that is not valid UTF-16 (only checked when the file is read as UTF-16). */
   notUtf16?: number;
   /** The byte at each offset above, for the message. */
+  /** The byte at notUtf8 and at notWindows1252, kept while scanning (messages quote it). */
   bytes: Map<number, number | undefined>;
 }
 
@@ -163,10 +164,16 @@ async function scanFile(path: string, declared: Source['encoding'], highWaterMar
       if (utf16.invalidAt !== undefined) break;
     } else if (utf8) {
       if (scan.notUtf8 === undefined) utf8.push(chunk);
-      if (scan.notUtf8 === undefined && utf8.invalidAt !== undefined) scan.notUtf8 = utf8.invalidAt;
+      if (scan.notUtf8 === undefined && utf8.invalidAt !== undefined) {
+        scan.notUtf8 = utf8.invalidAt;
+        scan.bytes.set(utf8.invalidAt, utf8.invalidByte);
+      }
       if (scan.notWindows1252 === undefined) {
         const at = firstUndefinedWindows1252(chunk);
-        if (at !== -1) scan.notWindows1252 = offset + at;
+        if (at !== -1) {
+          scan.notWindows1252 = offset + at;
+          scan.bytes.set(offset + at, chunk[at]);
+        }
       }
       if (scan.nonAscii === undefined) {
         const at = firstNonAscii(chunk);
@@ -178,9 +185,10 @@ async function scanFile(path: string, declared: Source['encoding'], highWaterMar
     offset += chunk.length;
   }
   if (utf16 && !utf16.end()) scan.notUtf16 = utf16.invalidAt;
-  if (utf8 && scan.notUtf8 === undefined && !utf8.end()) scan.notUtf8 = utf8.invalidAt;
-  for (const at of [scan.notUtf8, scan.notWindows1252, scan.nonAscii, scan.notUtf16])
-    if (at !== undefined) scan.bytes.set(at, await byteAt(path, at));
+  if (utf8 && scan.notUtf8 === undefined && !utf8.end() && utf8.invalidAt !== undefined) {
+    scan.notUtf8 = utf8.invalidAt;
+    scan.bytes.set(utf8.invalidAt, utf8.invalidByte);
+  }
   return scan;
 }
 
@@ -199,34 +207,24 @@ export async function lineAt(path: string, offset: number, unit: 1 | 2, bigEndia
   let line = 1;
   let afterCr = false;
   let odd: number | undefined;
+  const step = (unit: number) => {
+    if (unit === 0x0a) {
+      if (!afterCr) line++;
+      afterCr = false;
+    } else if (unit === 0x0d) {
+      line++;
+      afterCr = true;
+    } else afterCr = false;
+  };
   const stream = createReadStream(path, { start: 0, end: offset - 1 }) as AsyncIterable<Buffer>;
   for await (const chunk of stream) {
-    if (unit === 1) {
-      for (const b of chunk) {
-        if (b === 0x0a) {
-          if (!afterCr) line++;
-          afterCr = false;
-        } else if (b === 0x0d) {
-          line++;
-          afterCr = true;
-        } else afterCr = false;
-      }
-      continue;
-    }
     for (const b of chunk) {
-      if (odd === undefined) {
-        odd = b;
-        continue;
+      if (unit === 1) step(b);
+      else if (odd === undefined) odd = b;
+      else {
+        step(bigEndian ? (odd << 8) | b : (b << 8) | odd);
+        odd = undefined;
       }
-      const u = bigEndian ? (odd << 8) | b : (b << 8) | odd;
-      odd = undefined;
-      if (u === 0x0a) {
-        if (!afterCr) line++;
-        afterCr = false;
-      } else if (u === 0x0d) {
-        line++;
-        afterCr = true;
-      } else afterCr = false;
     }
   }
   return line;
