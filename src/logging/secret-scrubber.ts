@@ -140,10 +140,17 @@ interface CompiledSecret {
   anchor: string | undefined;
 }
 
+interface Compiled {
+  secrets: CompiledSecret[];
+  base64: RegExp | undefined;
+  /** The last text scrubbed with these secrets, and the result. */
+  last?: { text: string; scrubbed: string };
+}
+
 export class SecretScrubber {
   readonly #fixed = new Set<string>();
   readonly #rotating: string[] = [];
-  #compiled: { secrets: CompiledSecret[]; base64: RegExp | undefined } | undefined;
+  #compiled: Compiled | undefined;
 
   /** Registers a long-lived secret (client secret, a password, the admin token). */
   add(secret: string | undefined): void {
@@ -168,13 +175,18 @@ export class SecretScrubber {
   scrub(text: string): string {
     const compiled = this.#compile();
     if (compiled.secrets.length === 0 || text.length === 0) return text;
+    // One failure's message is often settled on every record of a chunk or a stopped run: the
+    // same text in a row is scrubbed once (the cache goes with the compiled secrets).
+    if (compiled.last?.text === text) return compiled.last.scrubbed;
     const view = decodeAlnum(text);
     let out = text;
     for (const secret of compiled.secrets) {
       if (secret.anchor === undefined || view.includes(secret.anchor))
         out = out.replace(secret.pattern, SCRUBBED);
     }
-    return compiled.base64 ? out.replace(compiled.base64, SCRUBBED) : out;
+    const scrubbed = compiled.base64 ? out.replace(compiled.base64, SCRUBBED) : out;
+    compiled.last = { text, scrubbed };
+    return scrubbed;
   }
 
   /**
@@ -190,7 +202,7 @@ export class SecretScrubber {
     return out as T;
   }
 
-  #compile(): { secrets: CompiledSecret[]; base64: RegExp | undefined } {
+  #compile(): Compiled {
     if (this.#compiled) return this.#compiled;
     // Longest first, so a secret that contains another is replaced whole.
     const all = [...this.#fixed, ...this.#rotating].sort((a, b) => b.length - a.length);
