@@ -58,10 +58,9 @@ export interface PartnerClientSettings {
 /**
  * The default in-flight bound: the client already waited one headers timeout before giving up;
  * the service gets twice that again to finish the request. A service slower than three headers
- * timeouts on one request is outside what the client tolerates on any call. Exported so the docs'
- * number and the code cannot drift.
+ * timeouts on one request is outside what the client tolerates on any call.
  */
-export function inFlightGraceMs(headersTimeoutMs: number): number {
+function inFlightGraceMs(headersTimeoutMs: number): number {
   return 2 * headersTimeoutMs;
 }
 

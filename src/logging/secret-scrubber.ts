@@ -226,4 +226,3 @@ export class SecretScrubber {
 export const secrets = new SecretScrubber();
 
 /** Shorthand for `secrets.scrub`. */
-export const scrubSecrets = (text: string): string => secrets.scrub(text);

@@ -29,6 +29,8 @@ export function outcomeCsvLine(o: RecordOutcome, runId: string): string {
 
 let lastFile: string | undefined;
 let lastFileJson = '';
+let lastRunId = '';
+let lastRunIdJson = '""';
 
 /**
  * One outcome as an NDJSON line, keys in the order of OUTCOME_COLUMNS, absent ones left out; the
@@ -47,7 +49,11 @@ export function outcomeJsonLine(o: RecordOutcome, runId: string): string {
   if (o.code !== undefined) line += `,"code":${JSON.stringify(o.code)}`;
   if (o.message !== undefined) line += `,"message":${JSON.stringify(o.message)}`;
   if (o.amount !== undefined) line += `,"amount":${JSON.stringify(o.amount)}`;
-  return `${line},"runId":${JSON.stringify(runId)}}\n`;
+  if (runId !== lastRunId) {
+    lastRunId = runId;
+    lastRunIdJson = JSON.stringify(runId);
+  }
+  return `${line},"runId":${lastRunIdJson}}\n`;
 }
 
 export interface ReportFiles {

@@ -74,9 +74,8 @@ export async function withCreateClaims<R extends MappedRecord>(
         message: `another run is creating "${record.externalId}" in account ${ctx.accountId} right now; not sent, so it cannot be created twice: the next run finds it`,
       });
     }
-    // Input order, as the strategy expects.
-    const mine = new Set(held);
-    await work(records.filter((r) => mine.has(r)));
+    // Input order, as the strategy expects (held was filtered from records).
+    await work(held);
   } finally {
     await claims.release(held.map(keyOf), holder);
   }

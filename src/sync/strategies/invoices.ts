@@ -9,7 +9,8 @@ import { createInvoices, filterOf, type InvoiceRecord, lookupInvoices } from './
 import { RecheckSchedule } from './recheck.js';
 
 /** PATCH takes every create field but externalId and invoiceType (the contract's InvoiceUpdate). */
-const RULES = patchRules('invoices', InvoiceUpdate);
+/** Which invoice fields a PATCH may carry (also what a dry run predicts with). */
+export const INVOICE_PATCH_RULES = patchRules('invoices', InvoiceUpdate);
 
 const REFUSALS: Record<string, Refusal> = {
   INVOICE_NOT_MODIFIABLE: {
@@ -111,7 +112,7 @@ async function syncExisting(
     id: (current) => current.id,
     refusals: REFUSALS,
     patchOf: (current) => {
-      const patch = changedFields(record.payload, current, RULES, options);
+      const patch = changedFields(record.payload, current, INVOICE_PATCH_RULES, options);
       return Object.keys(patch).length === 0 ? undefined : InvoiceUpdate.parse(patch);
     },
     send: (current, patch) =>

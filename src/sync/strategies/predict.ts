@@ -1,13 +1,11 @@
-import { InvoiceUpdate } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
 import { outcomeOf } from '../settle.js';
-import { changedFields, patchRules } from './field-diff.js';
+import { changedFields } from './field-diff.js';
 import type { ChunkSettings } from './index.js';
 import { type InvoiceRecord, lookupInvoices } from './invoice-bulk.js';
-
-const INVOICE_RULES = patchRules('invoices', InvoiceUpdate);
+import { INVOICE_PATCH_RULES } from './invoices.js';
 
 /** A dry run's verdict on one chunk: what the real run would leave alone, and what it would send. */
 export interface Prediction {
@@ -58,7 +56,7 @@ export async function predictChunk(
       if (settings.mode === 'update' || settings.mode === 'upsert') {
         const record = r as InvoiceRecord;
         if (invoice.invoiceType !== record.payload.invoiceType) return undefined;
-        const patch = changedFields(record.payload, invoice, INVOICE_RULES, settings);
+        const patch = changedFields(record.payload, invoice, INVOICE_PATCH_RULES, settings);
         if (Object.keys(patch).length === 0) return { serviceId: invoice.id, message: `unchanged ${DRY}` };
       }
       return undefined;
