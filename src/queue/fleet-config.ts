@@ -74,3 +74,12 @@ function redisPassword(url: string): string | undefined {
     return password;
   }
 }
+
+/**
+ * ERP_BRIDGE_SHUTDOWN_GRACE_S in milliseconds alone: how long an interrupted `sync` lets chunks in
+ * flight settle, the same setting (and check) as the workers'.
+ */
+export function shutdownGraceMs(env: NodeJS.ProcessEnv): number {
+  const grace = FleetEnv.pick({ ERP_BRIDGE_SHUTDOWN_GRACE_S: true });
+  return parseEnv(grace, env, 'invalid configuration:').ERP_BRIDGE_SHUTDOWN_GRACE_S * 1000;
+}

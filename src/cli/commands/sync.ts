@@ -11,6 +11,7 @@ import { MemoryGate } from '../../gate/memory-gate.js';
 import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
 import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
+import { shutdownGraceMs } from '../../queue/fleet-config.js';
 import { FileIdentityStore } from '../../runner/identity-file-store.js';
 import { type FeedRunResult, runFeed } from '../../runner/in-process.js';
 import { expandGlob } from '../../sources/glob.js';
@@ -19,7 +20,6 @@ import { cliLogger, type LogFormat } from '../log-output.js';
 import { logLevelOption } from '../options.js';
 import { countLines, ProgressBar } from '../progress.js';
 import { connectService } from '../service.js';
-import { shutdownGraceMs } from '../shutdown-grace.js';
 
 interface SyncFlags {
   dryRun: boolean;
