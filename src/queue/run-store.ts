@@ -155,42 +155,40 @@ export class RedisRunStore {
 
   /** Every outcome of a run, batch by batch (in no particular order), in line order within each batch. */
   async *outcomes(runId: string): AsyncGenerator<RecordOutcome> {
-    for await (const [, batch] of this.batches(runId)) yield* batch;
+    for await (const batch of this.batches(runId)) yield* batch;
   }
 
   /**
    * Every outcome of a run in report order (line order), for `erp-bridge report`: batches finish in
-   * any order, so they are first listed by their first line (one batch in memory at a time), then
-   * read again in that order into a spill file beside `spillPath`, which merges them with bounded
-   * memory (reporting/ordered-spill.ts).
+   * any order, so they are read once (kept deflated, ~30 bytes a record) and put in order of their
+   * first line, then fed to the ordered spill beside `spillPath`, which merges what still overlaps
+   * with bounded memory (reporting/ordered-spill.ts). Pre-sorted, the spill holds few sorted runs.
    */
   async *outcomesInOrder(runId: string, spillPath: string): AsyncGenerator<RecordOutcome> {
-    const firsts: { field: string; first: RecordOutcome }[] = [];
-    for await (const [field, batch] of this.batches(runId)) {
-      const [first] = batch;
-      if (first) firsts.push({ field, first });
+    const stored: { first: RecordOutcome; deflated: Buffer }[] = [];
+    for await (const deflated of this.deflatedBatches(runId)) {
+      const [first] = inflated(deflated);
+      if (first) stored.push({ first, deflated });
     }
-    firsts.sort((a, b) => reportOrder(a.first, b.first));
+    stored.sort((a, b) => reportOrder(a.first, b.first));
     const spill = new OrderedSpill(spillPath);
-    const key = this.keys.runOutcomes(runId);
-    for (const { field } of firsts) {
-      const stored = await this.redis.hgetBuffer(key, field);
-      if (stored) await spill.add(JSON.parse(inflateRawSync(stored).toString('utf8')) as RecordOutcome[]);
-    }
+    for (const { deflated } of stored) await spill.add(inflated(deflated));
     yield* spill.drain();
   }
 
-  private async *batches(runId: string): AsyncGenerator<[string, RecordOutcome[]]> {
+  private async *batches(runId: string): AsyncGenerator<RecordOutcome[]> {
+    for await (const deflated of this.deflatedBatches(runId)) yield inflated(deflated);
+  }
+
+  private async *deflatedBatches(runId: string): AsyncGenerator<Buffer> {
     const key = this.keys.runOutcomes(runId);
     let cursor = '0';
     do {
       const [next, entries] = await this.redis.hscanBuffer(key, cursor, 'COUNT', 100);
       cursor = next.toString();
       for (let i = 1; i < entries.length; i += 2) {
-        const field = entries[i - 1];
         const batch = entries[i];
-        if (field && batch)
-          yield [field.toString(), JSON.parse(inflateRawSync(batch).toString('utf8')) as RecordOutcome[]];
+        if (batch) yield batch;
       }
     } while (cursor !== '0');
   }
@@ -221,3 +219,6 @@ export class RedisRunStore {
     return listings;
   }
 }
+
+const inflated = (batch: Buffer): RecordOutcome[] =>
+  JSON.parse(inflateRawSync(batch).toString('utf8')) as RecordOutcome[];
