@@ -24,6 +24,10 @@ export interface FleetWiring {
 }
 
 /** Connects to the fleet's Redis; fails fast (instead of waiting forever) when it is unreachable. */
+/** The environment with `--feeds` (when given) as ERP_BRIDGE_FEEDS_DIR: the flag wins, one place resolves it. */
+export const withFeedsDir = (env: NodeJS.ProcessEnv, feeds: string | undefined): NodeJS.ProcessEnv =>
+  feeds ? { ...env, ERP_BRIDGE_FEEDS_DIR: feeds } : env;
+
 export async function connectFleet(
   env: NodeJS.ProcessEnv,
   logger: Logger,
@@ -124,9 +128,10 @@ export function withFleet(
   logger: Logger,
   role: string,
   command: (fleet: FleetWiring) => Promise<ExitCode>,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<ExitCode> {
   return runFleetProcess(async (opened) => {
-    const fleet = await connectFleet(process.env, logger, role);
+    const fleet = await connectFleet(env, logger, role);
     opened.push(() => fleet.close());
     return command(fleet);
   });

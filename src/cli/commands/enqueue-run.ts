@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
 import { checkFeedExport, enqueueFeed } from '../../queue/producer.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { fleetFailure, withFleet } from '../fleet.js';
+import { fleetFailure, withFeedsDir, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
 
 export interface EnqueueFlags {
@@ -26,32 +25,37 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
     if (code === undefined) throw error;
     return code;
   }
-  return withFleet(logger, 'producer', async (fleet) => {
-    for (const loaded of feeds) {
-      const results = await enqueueFeed(
-        loaded,
-        {
-          ...(flags.file ? { file: flags.file } : {}),
-          reimport: flags.reimport,
-          dryRun: flags.dryRun,
-          acceptNewIdentity: flags.acceptNewIdentity,
-        },
-        {
-          feedsDir: flags.feeds ? resolve(flags.feeds) : fleet.config.feedsDir,
-          registry: fleet.registry,
-          store: fleet.store,
-          imports: fleet.queues.imports,
-          logger,
-          now: () => Date.now(),
-        },
-      );
-      for (const r of results)
-        process.stdout.write(
-          r.enqueued === false
-            ? `${loaded.feed.name}: ${r.file}: skipped (${r.reason}; run ${r.runId}; --reimport to run it again)\n`
-            : `${loaded.feed.name}: ${r.file}: enqueued (${r.enqueued}) as run ${r.runId}\n`,
+  return withFleet(
+    logger,
+    'producer',
+    async (fleet) => {
+      for (const loaded of feeds) {
+        const results = await enqueueFeed(
+          loaded,
+          {
+            ...(flags.file ? { file: flags.file } : {}),
+            reimport: flags.reimport,
+            dryRun: flags.dryRun,
+            acceptNewIdentity: flags.acceptNewIdentity,
+          },
+          {
+            feedsDir: fleet.config.feedsDir,
+            registry: fleet.registry,
+            store: fleet.store,
+            imports: fleet.queues.imports,
+            logger,
+            now: () => Date.now(),
+          },
         );
-    }
-    return EXIT.OK;
-  });
+        for (const r of results)
+          process.stdout.write(
+            r.enqueued === false
+              ? `${loaded.feed.name}: ${r.file}: skipped (${r.reason}; run ${r.runId}; --reimport to run it again)\n`
+              : `${loaded.feed.name}: ${r.file}: enqueued (${r.enqueued}) as run ${r.runId}\n`,
+          );
+      }
+      return EXIT.OK;
+    },
+    withFeedsDir(process.env, flags.feeds),
+  );
 }

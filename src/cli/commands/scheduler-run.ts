@@ -5,7 +5,7 @@ import { dashboardQueues } from '../../queue/dashboard.js';
 import { schedulerPass } from '../../queue/scheduler.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { connectFleet, runFleetProcess, stopSignal } from '../fleet.js';
+import { connectFleet, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger } from '../log-output.js';
 import { CLOSE_SLACK_MS, shutDownWithin } from '../shutdown.js';
@@ -22,10 +22,10 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
   return runFleetProcess(async (opened) => {
     // A one-shot pass is over before anything could scrape or probe it.
     const adminConfig = flags.once ? undefined : loadAdminConfig(process.env, 'scheduler', flags);
-    const fleet = await connectFleet(process.env, logger, 'scheduler');
+    const fleet = await connectFleet(withFeedsDir(process.env, flags.feeds), logger, 'scheduler');
     opened.push(() => fleet.close());
     const pass = async () => {
-      const result = await schedulerPass(fleet.queues.ticks, flags.feeds ?? fleet.config.feedsDir, logger);
+      const result = await schedulerPass(fleet.queues.ticks, fleet.config.feedsDir, logger);
       logger.info(result, 'schedulers in sync with the feed files');
       return result;
     };

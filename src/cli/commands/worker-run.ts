@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { systemClock } from '../../client/index.js';
 import { RedisGate } from '../../gate/redis-gate.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
@@ -14,7 +13,7 @@ import { warnUnlessPersistent } from '../../queue/redis.js';
 import { startWorker } from '../../queue/worker.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { connectFleet, runFleetProcess, stopSignal } from '../fleet.js';
+import { connectFleet, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { connectService } from '../service.js';
@@ -33,7 +32,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
   return runFleetProcess(async (opened) => {
     const alertConfig = loadAlertConfig(process.env);
     const adminConfig = loadAdminConfig(process.env, 'worker', flags);
-    const fleet = await connectFleet(process.env, logger, 'worker');
+    const fleet = await connectFleet(withFeedsDir(process.env, flags.feeds), logger, 'worker');
     opened.push(() => fleet.close());
     // Once, at start: the worker is what loses work when a Redis without persistence restarts.
     await warnUnlessPersistent(fleet.redis, logger);
@@ -71,7 +70,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       }));
     if (admin) opened.push(() => admin.close());
     const worker = startWorker({
-      config: flags.feeds ? { ...fleet.config, feedsDir: resolve(flags.feeds) } : fleet.config,
+      config: fleet.config,
       connection: fleet.redis,
       queues: fleet.queues,
       keys: fleet.keys,
@@ -90,7 +89,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
       {
         concurrency: flags.concurrency,
         prefix: fleet.config.prefix,
-        feeds: flags.feeds ? resolve(flags.feeds) : fleet.config.feedsDir,
+        feeds: fleet.config.feedsDir,
       },
       'worker started',
     );
