@@ -1,5 +1,5 @@
 /**
- * House rules from design.md, checked in CI (npm run depcheck):
+ * The house rules (docs/architecture.md), checked in CI (npm run depcheck):
  * data flows one way and only the adapters know their infrastructure.
  */
 module.exports = {
@@ -29,7 +29,7 @@ module.exports = {
     {
       name: 'only-queue-imports-bullmq',
       severity: 'error',
-      from: { path: '^(src|jobs)/', pathNot: '^src/queue/' },
+      from: { path: '^(src|jobs)/', pathNot: '^src/fleet/' },
       to: { path: 'node_modules/bullmq/' },
     },
     {
@@ -38,6 +38,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^(src/sync|jobs)/' },
       to: { path: ['node_modules/(bullmq|ioredis)/', '^(fs|node:fs|fs/promises|node:fs/promises)$'] },
+    },
+    {
+      name: 'nothing-below-ops-imports-it',
+      comment:
+        'src/ops (metrics, alerts, admin server) implements ports the core declares (sync/meter.ts, sync/alerts.ts); only the CLI wires it in.',
+      severity: 'error',
+      from: { path: '^(src|jobs)/', pathNot: '^src/(ops|cli)/' },
+      to: { path: '^src/ops/' },
+    },
+    {
+      name: 'time-is-leaf',
+      comment: 'src/time (clock, deadlines) is used by every layer, so it imports nothing of ours.',
+      severity: 'error',
+      from: { path: '^src/time/' },
+      to: { path: '^(src|jobs)/', pathNot: '^src/time/' },
     },
     {
       name: 'only-cli-wires',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Feed } from '../src/config/feed.js';
-import { type ImportPorts, type ImportResult, importFile } from '../src/sync/pipeline.js';
+import { type ImportPorts, type ImportResult, importFile } from '../src/sync/import-file.js';
 import type { JobContext, JobDefinition } from './job.js';
 
 export const ImportFilePayload = z.strictObject({

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Clock } from '../src/client/index.js';
 import { RECORD_KINDS } from '../src/config/kinds.js';
 import {
   BankAccountCreate,
@@ -8,9 +7,11 @@ import {
   PlanRequest,
   TransactionInput,
 } from '../src/contract/index.js';
+import type { Chunk } from '../src/sync/chunk.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
-import { type Chunk, syncChunk } from '../src/sync/pipeline.js';
 import type { CreateClaims, SyncClient } from '../src/sync/ports.js';
+import { syncChunk } from '../src/sync/sync-chunk.js';
+import type { Clock } from '../src/time/clock.js';
 import type { JobContext, JobDefinition } from './job.js';
 
 /** A record as it crossed a process boundary: its payload is checked against the contract again. */
@@ -43,7 +44,7 @@ const chunkFields = {
   }),
 };
 
-/** A chunk without its records: what a queued chunk job carries (src/queue/chunk-records.ts). */
+/** A chunk without its records: what a queued chunk job carries (src/fleet/chunk-records.ts). */
 export const SyncChunkHeader = z.strictObject({
   ...chunkFields,
   kind: z.enum(RECORD_KINDS),

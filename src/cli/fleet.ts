@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
-import { within } from '../ops/deadline.js';
-import { FileRegistry } from '../queue/file-registry.js';
-import { type FleetConfig, loadFleetConfig } from '../queue/fleet-config.js';
-import { type FleetKeys, fleetKeys } from '../queue/keys.js';
-import { type FleetQueues, openQueues } from '../queue/queues.js';
-import { connectRedis, probeRedis, redactRedisUrl, warnUnlessNoEviction } from '../queue/redis.js';
-import { RedisRunStore } from '../queue/run-store.js';
+import { FileRegistry } from '../fleet/file-registry.js';
+import { type FleetConfig, loadFleetConfig } from '../fleet/fleet-config.js';
+import { type FleetKeys, fleetKeys } from '../fleet/keys.js';
+import { type FleetQueues, openQueues } from '../fleet/queues.js';
+import { connectRedis, probeRedis, redactRedisUrl, warnUnlessNoEviction } from '../fleet/redis.js';
+import { RedisRunStore } from '../fleet/run-store.js';
+import { within } from '../time/deadline.js';
 import { closeAll } from './close-all.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 

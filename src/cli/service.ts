@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import {
   type ClientHooks,
-  type Clock,
   combineHooks,
   PartnerClient,
   type PartnerClientSettings,
@@ -9,6 +8,7 @@ import {
 import { loadPartnerConfig } from '../config/partner-env.js';
 import { gateHooks, partnerScope } from '../gate/client-hooks.js';
 import type { TenantGate } from '../gate/gate.js';
+import type { Clock } from '../time/clock.js';
 
 export interface ServiceConnection {
   client: PartnerClient;

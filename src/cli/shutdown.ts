@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { within } from '../ops/deadline.js';
+import { within } from '../time/deadline.js';
 
 /** After the forced close, how long anything left (a socket, a reconnect timer) may hold the process. */
 const LAST_RESORT_MS = 2_000;

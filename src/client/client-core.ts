@@ -10,6 +10,7 @@ import {
 } from '../contract/index.js';
 import { createLogger } from '../logging/logger.js';
 import { secrets } from '../logging/secret-scrubber.js';
+import { type Clock, systemClock } from '../time/clock.js';
 import type {
   CallArgs,
   CallOptions,
@@ -17,7 +18,6 @@ import type {
   PaginatedOperation,
   RuntimeCallOptions,
 } from './call-types.js';
-import { type Clock, systemClock } from './clock.js';
 import type { ClientHooks } from './hooks.js';
 import { checkRequestLimits } from './limits.js';
 import { iteratePages } from './pagination.js';

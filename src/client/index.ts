@@ -5,7 +5,6 @@ export {
   type PartnerClientDeps,
   type PartnerClientSettings,
 } from './client-core.js';
-export { type Clock, systemClock } from './clock.js';
 export {
   ApiError,
   type ApiErrorInit,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { OperationName, OperationSpec } from '../contract/index.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../time/clock.js';
 import { ApiError, CLIENT_ERROR_CODES, target } from './errors.js';
 import type { Alert, ClientHooks } from './hooks.js';
 import { type CallContext, readErrorBody, serviceError } from './response.js';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { OAuthErrorBody, TokenResponse } from '../contract/index.js';
 import { secrets } from '../logging/secret-scrubber.js';
-import { type Clock, raceAbort } from './clock.js';
+import { type Clock, raceAbort } from '../time/clock.js';
 import { ApiError, CLIENT_ERROR_CODES } from './errors.js';
 import { issuesText } from './response.js';
 import {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
-import { abortReason } from './clock.js';
+import { abortReason } from '../time/clock.js';
 
 export interface TransportOptions {
   /** TCP/TLS connect timeout. */

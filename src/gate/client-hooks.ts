@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { ClientHooks, Clock } from '../client/index.js';
+import type { ClientHooks } from '../client/index.js';
+import type { Clock } from '../time/clock.js';
 import type { TenantGate } from './gate.js';
 
 /** The pause scope of a 429: every request made with these partner credentials. */

@@ -1,4 +1,4 @@
-import { abortReason, type Clock, systemClock } from '../client/clock.js';
+import { abortReason, type Clock, systemClock } from '../time/clock.js';
 import type { Lease, TenantGate } from './gate.js';
 
 interface Waiter {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import { abortReason, type Clock, systemClock } from '../client/clock.js';
+import { abortReason, type Clock, systemClock } from '../time/clock.js';
 import type { Lease, TenantGate } from './gate.js';
 import { gateNamespace } from './gate-keys.js';
 import { acquireScript, busyScript, leaveScript, pauseScript, renewScript } from './gate-scripts.js';

@@ -16,7 +16,7 @@ export interface AdminServerDeps {
   metrics: Metrics;
   /** What /readyz checks, by name (the worker: redis and token; the scheduler: redis). */
   readiness: Readonly<Record<string, ReadinessCheck>>;
-  /** The queues /queues shows (src/queue/dashboard.ts). */
+  /** The queues /queues shows (src/fleet/dashboard.ts). */
   dashboard: readonly BaseAdapter[];
   /** Longest a readiness check may take before it counts as failed. Default 3 s. */
   readinessTimeoutMs?: number;

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
+import { fleetKeys } from '../fleet/keys.js';
+import { readQueueDepth } from '../fleet/queue-depth.js';
+import type { FleetQueues } from '../fleet/queues.js';
 import { accountOfTenant } from '../gate/gate.js';
 import { busySlotsByTenant } from '../gate/slot-census.js';
-import { fleetKeys } from '../queue/keys.js';
-import { readQueueDepth } from '../queue/queue-depth.js';
-import type { FleetQueues } from '../queue/queues.js';
+import { within } from '../time/deadline.js';
 import { RedisFeedHealthStore } from './alerts/redis-health-store.js';
-import { within } from './deadline.js';
 import type { FleetReadings } from './metrics.js';
 
 /**

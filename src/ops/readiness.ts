@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { within } from './deadline.js';
+import { within } from '../time/deadline.js';
 
 /** One readiness check: resolves when its dependency works, rejects with what is wrong. */
 export type ReadinessCheck = () => Promise<void>;

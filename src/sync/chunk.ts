@@ -1,4 +1,18 @@
+import type { Feed } from '../config/feed.js';
 import { LIMITS } from '../contract/index.js';
+import type { MappedRecord } from '../sources/record.js';
+import type { ChunkSettings } from './strategies/index.js';
+
+/** One chunk of a run, as handed from the import to the chunk sync (in process or through Redis). */
+export interface Chunk {
+  runId: string;
+  feed: string;
+  kind: Feed['kind'];
+  accountId: number;
+  seq: number;
+  settings: ChunkSettings;
+  records: MappedRecord[];
+}
 
 /**
  * Groups items, as they come, into arrays of at most `size` (the spec's bulk limit by default).

@@ -7,7 +7,7 @@ import type { ChunkOutcomes } from './settle.js';
  * Short claims on "creating (account, kind, externalId) now", so that two runs (or two workers)
  * never look up and create the same target at the same time: the service does not de-duplicate
  * invoices, and two lookups that both find nothing create two. In process: MemoryCreateClaims; the
- * fleet: Redis keys (src/queue/create-claims.ts). A claim expires after `ttlMs` (a crashed holder
+ * fleet: Redis keys (src/fleet/create-claims.ts). A claim expires after `ttlMs` (a crashed holder
  * cannot block forever).
  */
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { Clock, PartnerClient } from '../client/index.js';
+import type { PartnerClient } from '../client/index.js';
+import type { Clock } from '../time/clock.js';
 
 /** The part of the client the strategies use: a port, so tests and adapters can supply their own. */
 export type SyncClient = Pick<

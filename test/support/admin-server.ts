@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach } from 'vitest';
+import { dashboardQueues } from '../../src/fleet/dashboard.js';
+import { type FleetQueues, openQueues } from '../../src/fleet/queues.js';
+import { connectRedis } from '../../src/fleet/redis.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { AdminConfig } from '../../src/ops/admin-config.js';
 import { type AdminServer, type AdminServerDeps, startAdminServer } from '../../src/ops/admin-server.js';
 import { createMetrics } from '../../src/ops/metrics.js';
-import { dashboardQueues } from '../../src/queue/dashboard.js';
-import { type FleetQueues, openQueues } from '../../src/queue/queues.js';
-import { connectRedis } from '../../src/queue/redis.js';
 import type { TestRedis } from './redis.js';
 
 /**

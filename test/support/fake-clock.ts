@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/client/clock.js';
+import type { Clock } from '../../src/time/clock.js';
 
 /**
  * Fake time for the client: every requested sleep is recorded and resolves at once, moving `now`

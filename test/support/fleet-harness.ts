@@ -1,36 +1,31 @@
 import { tmpdir } from 'node:os';
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import {
-  type Clock,
-  combineHooks,
-  PartnerClient,
-  type PartnerClientSettings,
-  systemClock,
-} from '../../src/client/index.js';
+import { combineHooks, PartnerClient, type PartnerClientSettings } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
+import { FileRegistry } from '../../src/fleet/file-registry.js';
+import type { FleetConfig } from '../../src/fleet/fleet-config.js';
+import { fleetKeys } from '../../src/fleet/keys.js';
+import { type EnqueueOptions, enqueueFeed } from '../../src/fleet/producer.js';
+import { openQueues } from '../../src/fleet/queues.js';
+import { connectRedis } from '../../src/fleet/redis.js';
+import { RedisRunStore } from '../../src/fleet/run-store.js';
+import { type RunningWorker, startWorker } from '../../src/fleet/worker.js';
 import { gateHooks, partnerScope } from '../../src/gate/client-hooks.js';
 import type { TenantGate } from '../../src/gate/gate.js';
 import { RedisGate } from '../../src/gate/redis-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
-import type { RunAlerts } from '../../src/ops/alerts/feed-alerts.js';
 import { metricsHooks } from '../../src/ops/client-metrics.js';
 import type { Metrics } from '../../src/ops/metrics.js';
 import { syncMeter } from '../../src/ops/sync-meter.js';
-import { FileRegistry } from '../../src/queue/file-registry.js';
-import type { FleetConfig } from '../../src/queue/fleet-config.js';
-import { fleetKeys } from '../../src/queue/keys.js';
-import { type EnqueueOptions, enqueueFeed } from '../../src/queue/producer.js';
-import { openQueues } from '../../src/queue/queues.js';
-import { connectRedis } from '../../src/queue/redis.js';
-import { RedisRunStore } from '../../src/queue/run-store.js';
-import { type RunningWorker, startWorker } from '../../src/queue/worker.js';
 import { createFaultInjector } from '../../src/sandbox/faults.js';
 import { FaultConfig, type FaultConfigInput } from '../../src/sandbox/faults-config.js';
 import type { SandboxRequestEvent } from '../../src/sandbox/runtime.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
+import type { RunAlerts } from '../../src/sync/alerts.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import type { RunSummary } from '../../src/sync/report/summary.js';
+import { type Clock, systemClock } from '../../src/time/clock.js';
 import { type TestRedis, testRedis } from './redis.js';
 
 /**

@@ -2,17 +2,18 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { PartnerClient, type PartnerClientSettings, systemClock } from '../../src/client/index.js';
+import { PartnerClient, type PartnerClientSettings } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { MemoryGate } from '../../src/gate/memory-gate.js';
+import { type FeedRunResult, type RunnerDeps, runFeed } from '../../src/in-process/runner.js';
 import { createLogger } from '../../src/logging/logger.js';
-import type { RunAlerts } from '../../src/ops/alerts/feed-alerts.js';
-import { type FeedRunResult, type RunnerDeps, runFeed } from '../../src/runner/in-process.js';
 import { createFaultInjector, parseFaultConfig } from '../../src/sandbox/faults.js';
 import type { FaultConfigInput } from '../../src/sandbox/faults-config.js';
 import type { Seed } from '../../src/sandbox/seed.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
+import type { RunAlerts } from '../../src/sync/alerts.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
+import { systemClock } from '../../src/time/clock.js';
 import { FakeClock } from './fake-clock.js';
 
 /** What the client did, in order, on the fake clock: a request passing the gate, or a 429 it heard. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
-import type { FleetConfig } from '../../src/queue/fleet-config.js';
+import type { FleetConfig } from '../../src/fleet/fleet-config.js';
 import type { SandboxHandle } from '../../src/sandbox/server.js';
 import type { fleetTestWorld } from './fleet-harness.js';
 import { type GeneratedExport, transactionsExport } from './generated-exports.js';

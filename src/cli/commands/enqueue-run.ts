@@ -1,5 +1,5 @@
 import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
-import { checkFeedExport, enqueueFeed } from '../../queue/producer.js';
+import { checkFeedExport, enqueueFeed } from '../../fleet/producer.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { fleetFailure, withFeedsDir, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';

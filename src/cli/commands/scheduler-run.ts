@@ -1,8 +1,8 @@
+import { dashboardQueues } from '../../fleet/dashboard.js';
+import { schedulerPass } from '../../fleet/scheduler.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
 import { startAdminServer } from '../../ops/admin-server.js';
 import { redisReachable } from '../../ops/readiness.js';
-import { dashboardQueues } from '../../queue/dashboard.js';
-import { schedulerPass } from '../../queue/scheduler.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { connectFleet, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';

@@ -1,4 +1,6 @@
-import { systemClock } from '../../client/index.js';
+import { dashboardQueues } from '../../fleet/dashboard.js';
+import { warnUnlessPersistent } from '../../fleet/redis.js';
+import { startWorker } from '../../fleet/worker.js';
 import { RedisGate } from '../../gate/redis-gate.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
 import { startAdminServer } from '../../ops/admin-server.js';
@@ -8,9 +10,7 @@ import { RedisFeedHealthStore } from '../../ops/alerts/redis-health-store.js';
 import { metricsHooks } from '../../ops/client-metrics.js';
 import { redisReachable, tokenObtainable } from '../../ops/readiness.js';
 import { syncMeter } from '../../ops/sync-meter.js';
-import { dashboardQueues } from '../../queue/dashboard.js';
-import { warnUnlessPersistent } from '../../queue/redis.js';
-import { startWorker } from '../../queue/worker.js';
+import { systemClock } from '../../time/clock.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { connectFleet, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';

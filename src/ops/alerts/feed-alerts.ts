@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { RunAlerts } from '../../sync/alerts.js';
 import type { RunSummary } from '../../sync/report/summary.js';
 import type { AlertConfig } from './alert-config.js';
 import {
@@ -14,18 +15,6 @@ import type { FeedHealthStore } from './health-store.js';
 import { type AlertMetrics, type AlertNotice, countNotice, logNotice } from './notice.js';
 import { transitionOf } from './transitions.js';
 import { WebhookSink } from './webhook-sink.js';
-
-/** What the run finishers (fleet and `sync`) need of the alerts. */
-export interface RunAlerts {
-  /**
-   * Judges a finished run and notifies on a change of its feed's state. Dry runs change nothing;
-   * retry runs (only the failed lines of a file) change the failing state but neither count as a
-   * recent run nor trigger the record-count drop rule.
-   */
-  runFinished(summary: RunSummary, run?: { retry?: boolean }): Promise<void>;
-  /** Flushes the webhook, waiting at most `waitMs` (default: its timeout). */
-  close(waitMs?: number): Promise<void>;
-}
 
 export interface FeedAlertsDeps {
   config: AlertConfig;

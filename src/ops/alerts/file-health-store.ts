@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../reporting/atomic-file.js';
+import { writeFileAtomic } from '../../report-files/atomic-file.js';
 import {
   type FeedHealthStore,
   type HealthSnapshot,

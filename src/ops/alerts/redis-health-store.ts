@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { FleetKeys } from '../../queue/keys.js';
+import type { FleetKeys } from '../../fleet/keys.js';
 import { RECENT_RUNS } from './feed-health.js';
 import { type FeedHealthStore, type HealthUpdate, type PreviousHealth, parseKinds } from './health-store.js';
 import { kindsKey } from './transitions.js';

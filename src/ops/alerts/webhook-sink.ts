@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
-import { systemClock } from '../../client/clock.js';
-import { within } from '../deadline.js';
+import { systemClock } from '../../time/clock.js';
+import { within } from '../../time/deadline.js';
 import type { WebhookConfig } from './alert-config.js';
 import type { AlertNotice } from './notice.js';
 

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
-import { loadFleetConfig } from '../../../src/queue/fleet-config.js';
-import { warnUnlessPersistent } from '../../../src/queue/redis.js';
+import { loadFleetConfig } from '../../../src/fleet/fleet-config.js';
+import { warnUnlessPersistent } from '../../../src/fleet/redis.js';
 import { transactionsExport } from '../../support/generated-exports.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { findRedisServer, freePort, type RedisServer, spawnRedisServer } from '../../support/redis-server.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/client/index.js';
+import { systemClock } from '../../../src/time/clock.js';
 import { FaultScenarios } from '../../support/fault-scenarios.js';
 import { type GeneratedExport, invoicesExport } from '../../support/generated-exports.js';
 import { expectAccounted } from '../../support/run-checks.js';

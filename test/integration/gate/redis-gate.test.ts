@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/client/clock.js';
-import { systemClock } from '../../../src/client/clock.js';
 import type { Lease } from '../../../src/gate/gate.js';
 import { RedisGate, type RedisGateOptions } from '../../../src/gate/redis-gate.js';
+import type { Clock } from '../../../src/time/clock.js';
+import { systemClock } from '../../../src/time/clock.js';
 import { gateContract } from '../../support/gate-contract.js';
 import { startRestartableRedis, testRedis } from '../../support/redis.js';
 

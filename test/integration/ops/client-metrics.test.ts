@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Attempt,
   type ClientHooks,
-  type Clock,
   combineHooks,
   PartnerClient,
   type Retry,
@@ -13,6 +12,7 @@ import { createMetrics, type Metrics } from '../../../src/ops/metrics.js';
 import { createFaultInjector } from '../../../src/sandbox/faults.js';
 import { FaultConfig, type FaultConfigInput } from '../../../src/sandbox/faults-config.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
+import type { Clock } from '../../../src/time/clock.js';
 import { rejection } from '../../support/client-fixture.js';
 import { parseExposition, total } from '../../support/prometheus.js';
 

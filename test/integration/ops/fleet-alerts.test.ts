@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { fleetKeys } from '../../../src/fleet/keys.js';
+import { connectRedis } from '../../../src/fleet/redis.js';
 import type { AlertConfig } from '../../../src/ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../../src/ops/alerts/feed-alerts.js';
 import type { AlertNotice } from '../../../src/ops/alerts/notice.js';
 import { RedisFeedHealthStore } from '../../../src/ops/alerts/redis-health-store.js';
 import { createMetrics, type Metrics } from '../../../src/ops/metrics.js';
-import { fleetKeys } from '../../../src/queue/keys.js';
-import { connectRedis } from '../../../src/queue/redis.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { dashboardQueues } from '../../../src/fleet/dashboard.js';
+import { fleetKeys } from '../../../src/fleet/keys.js';
 import { RedisGate } from '../../../src/gate/redis-gate.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { startAdminServer } from '../../../src/ops/admin-server.js';
 import { RedisFeedHealthStore } from '../../../src/ops/alerts/redis-health-store.js';
 import { fleetReadings } from '../../../src/ops/fleet-readings.js';
 import { createMetrics } from '../../../src/ops/metrics.js';
-import { dashboardQueues } from '../../../src/queue/dashboard.js';
-import { fleetKeys } from '../../../src/queue/keys.js';
 import type { RecordOutcome } from '../../../src/sync/outcome.js';
 import { get } from '../../support/admin-server.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';

@@ -2,15 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartnerClient, systemClock } from '../../../src/client/index.js';
+import { PartnerClient } from '../../../src/client/index.js';
 import { loadFeedFile } from '../../../src/config/load-feed.js';
 import { MemoryGate } from '../../../src/gate/memory-gate.js';
+import { runFeed } from '../../../src/in-process/runner.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { metricsHooks } from '../../../src/ops/client-metrics.js';
 import { createMetrics } from '../../../src/ops/metrics.js';
 import { syncMeter } from '../../../src/ops/sync-meter.js';
-import { runFeed } from '../../../src/runner/in-process.js';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
+import { systemClock } from '../../../src/time/clock.js';
 import { transactionsExport } from '../../support/generated-exports.js';
 import { parseExposition, total } from '../../support/prometheus.js';
 

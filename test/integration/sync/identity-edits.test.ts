@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileIdentityStore } from '../../../src/runner/identity-file-store.js';
+import { FileIdentityStore } from '../../../src/in-process/identity-file-store.js';
 import { syncHarness } from '../../support/sync-harness.js';
 
 /**

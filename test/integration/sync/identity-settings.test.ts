@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../../src/cli/commands/sync.js';
-import { FileIdentityStore } from '../../../src/runner/identity-file-store.js';
+import { FileIdentityStore } from '../../../src/in-process/identity-file-store.js';
 import { syncHarness } from '../../support/sync-harness.js';
 
 /** Issue 11 point 3: a change of the settings derived IDs depend on stops the run before sending. */

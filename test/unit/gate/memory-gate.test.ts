@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/client/clock.js';
 import { MemoryGate } from '../../../src/gate/memory-gate.js';
+import type { Clock } from '../../../src/time/clock.js';
 import { gateContract } from '../../support/gate-contract.js';
 
 function fakeClock(start = 1_000) {

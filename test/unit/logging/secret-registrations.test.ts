@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
+import { loadFleetConfig } from '../../../src/fleet/fleet-config.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { SCRUBBED, secrets } from '../../../src/logging/secret-scrubber.js';
 import { loadAdminConfig } from '../../../src/ops/admin-config.js';
-import { loadFleetConfig } from '../../../src/queue/fleet-config.js';
 import { createFaultInjector } from '../../../src/sandbox/faults.js';
 
 /** Where the process's scrubber learns its secrets, and where it is applied. */

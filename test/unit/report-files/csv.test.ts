@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from '../../../src/reporting/csv.js';
-import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine } from '../../../src/reporting/file-sink.js';
+import { csvCell, csvLine } from '../../../src/report-files/csv.js';
+import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine } from '../../../src/report-files/file-sink.js';
 
 describe('report CSV cells', () => {
   it('neutralises formula injection but keeps negative numbers numeric', () => {

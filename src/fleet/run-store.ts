@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
-import { OrderedSpill, reportOrder } from '../reporting/ordered-spill.js';
+import { OrderedSpill, reportOrder } from '../report-files/ordered-spill.js';
 import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { RunSummary } from '../sync/report/summary.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fleetKeys } from '../../../src/queue/keys.js';
+import { fleetKeys } from '../../../src/fleet/keys.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 
 const world = fleetTestWorld();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OUTCOME_COLUMNS } from '../../../src/reporting/file-sink.js';
+import { OUTCOME_COLUMNS } from '../../../src/report-files/file-sink.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import {
   answered,

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../reporting/atomic-file.js';
+import { writeFileAtomic } from '../report-files/atomic-file.js';
 import type { IdentityStore, StoredIdentity } from '../sync/identity/check.js';
 import { type IdentitySettings, StoredIdentitySettings } from '../sync/identity/settings.js';
 

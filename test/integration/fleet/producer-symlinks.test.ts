@@ -2,7 +2,7 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFeedFile } from '../../../src/config/load-feed.js';
-import { enqueueFeed } from '../../../src/queue/producer.js';
+import { enqueueFeed } from '../../../src/fleet/producer.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
 import { captureLogs } from '../../support/log-capture.js';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../config/feed.js';
-import type { RunAlerts } from '../ops/alerts/feed-alerts.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
+import type { RunAlerts } from '../sync/alerts.js';
 import { buildSummary, RunTally } from '../sync/report/summary.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisRunStore } from './run-store.js';

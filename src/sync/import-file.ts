@@ -5,25 +5,13 @@ import { FileStopError } from '../sources/file-stop.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
-import { Chunker } from './chunk.js';
+import { type Chunk, Chunker } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
-import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
 import { failedAll, outcomeOf } from './settle.js';
-import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
-import { type ChunkSettings, STRATEGIES } from './strategies/index.js';
+import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
+import type { ChunkSettings } from './strategies/index.js';
 import type { Prediction } from './strategies/predict.js';
-
-/** One chunk of a run, as handed from the import to the chunk sync (in process or through Redis). */
-export interface Chunk {
-  runId: string;
-  feed: string;
-  kind: Feed['kind'];
-  accountId: number;
-  seq: number;
-  settings: ChunkSettings;
-  records: MappedRecord[];
-}
 
 export interface ImportPorts {
   run: RunHandle;
@@ -219,35 +207,4 @@ async function* untilFileStop<T>(
     if (!(error instanceof FileStopError)) throw error;
     onStop(error);
   }
-}
-
-/**
- * Syncs one chunk with its kind's strategy and stores every outcome before returning (so a crash
- * before that replays the chunk, and the existence check makes the replay harmless). An error that
- * dooms the run stops it; the chunk's records are then failed with the reason.
- */
-export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext): Promise<RecordOutcome[]> {
-  const stopped = await run.stopReason();
-  let outcomes: RecordOutcome[];
-  if (stopped) outcomes = failedAll(chunk.records, stoppedOutcome(stopped));
-  else {
-    const strategy = STRATEGIES[chunk.kind];
-    if (!strategy) throw new Error(`no sync strategy for kind ${chunk.kind}`);
-    try {
-      outcomes = await strategy(chunk.records, chunk.settings, ctx);
-    } catch (error) {
-      const stop = error instanceof RunStopError ? error : stopFor(error);
-      if (!stop) throw error;
-      const reason = { code: stop.code, message: stop.message, exitCode: stop.exitCode };
-      // Not `alert: true`: the feed's run-stopped notice (src/ops/alerts) is the alert, raised
-      // once when the feed starts failing rather than on every run. The logger binds the runId.
-      ctx.logger.error({ code: stop.code }, `run stopped: ${stop.message}`);
-      await run.stop(reason);
-      // What the chunk settled before the stop (records already created) keeps its outcome.
-      outcomes =
-        error instanceof ChunkStopError ? error.outcomes : failedAll(chunk.records, stoppedOutcome(reason));
-    }
-  }
-  await run.report.record(outcomes);
-  return outcomes;
 }

@@ -2,7 +2,7 @@ import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileReportSink } from '../../../src/reporting/file-sink.js';
+import { FileReportSink } from '../../../src/report-files/file-sink.js';
 import { summaryOf } from '../../support/run-summaries.js';
 
 /**

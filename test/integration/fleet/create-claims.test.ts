@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { RedisCreateClaims } from '../../../src/queue/create-claims.js';
-import { fleetKeys } from '../../../src/queue/keys.js';
+import { RedisCreateClaims } from '../../../src/fleet/create-claims.js';
+import { fleetKeys } from '../../../src/fleet/keys.js';
 import { claimKey } from '../../../src/sync/create-claims.js';
 import { testRedis } from '../../support/redis.js';
 

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fleetKeys } from '../../../src/queue/keys.js';
-import { RedisRunStore, type RunMeta } from '../../../src/queue/run-store.js';
+import { fleetKeys } from '../../../src/fleet/keys.js';
+import { RedisRunStore, type RunMeta } from '../../../src/fleet/run-store.js';
 import type { RunSummary } from '../../../src/sync/report/summary.js';
 import { testRedis } from '../../support/redis.js';
 

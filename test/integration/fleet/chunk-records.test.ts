@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { queueChunk } from '../../../src/queue/chunk-job.js';
-import { ChunkRecordStore } from '../../../src/queue/chunk-records.js';
-import { fleetKeys } from '../../../src/queue/keys.js';
+import { queueChunk } from '../../../src/fleet/chunk-job.js';
+import { ChunkRecordStore } from '../../../src/fleet/chunk-records.js';
+import { fleetKeys } from '../../../src/fleet/keys.js';
 import type { MappedRecord } from '../../../src/sources/record.js';
-import type { Chunk } from '../../../src/sync/pipeline.js';
+import type { Chunk } from '../../../src/sync/chunk.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileReportSink } from '../../../src/reporting/file-sink.js';
+import { FileReportSink } from '../../../src/report-files/file-sink.js';
 import type { RecordOutcome } from '../../../src/sync/outcome.js';
 import { summaryOf } from '../../support/run-summaries.js';
 

@@ -1,0 +1,38 @@
+import type { Chunk } from './chunk.js';
+import type { RecordOutcome } from './outcome.js';
+import type { ChunkContext } from './ports.js';
+import type { RunHandle } from './run-handle.js';
+import { failedAll } from './settle.js';
+import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
+import { STRATEGIES } from './strategies/index.js';
+
+/**
+ * Syncs one chunk with its kind's strategy and stores every outcome before returning (so a crash
+ * before that replays the chunk, and the existence check makes the replay harmless). An error that
+ * dooms the run stops it; the chunk's records are then failed with the reason.
+ */
+export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext): Promise<RecordOutcome[]> {
+  const stopped = await run.stopReason();
+  let outcomes: RecordOutcome[];
+  if (stopped) outcomes = failedAll(chunk.records, stoppedOutcome(stopped));
+  else {
+    const strategy = STRATEGIES[chunk.kind];
+    if (!strategy) throw new Error(`no sync strategy for kind ${chunk.kind}`);
+    try {
+      outcomes = await strategy(chunk.records, chunk.settings, ctx);
+    } catch (error) {
+      const stop = error instanceof RunStopError ? error : stopFor(error);
+      if (!stop) throw error;
+      const reason = { code: stop.code, message: stop.message, exitCode: stop.exitCode };
+      // Not `alert: true`: the feed's run-stopped notice (src/ops/alerts) is the alert, raised
+      // once when the feed starts failing rather than on every run. The logger binds the runId.
+      ctx.logger.error({ code: stop.code }, `run stopped: ${stop.message}`);
+      await run.stop(reason);
+      // What the chunk settled before the stop (records already created) keeps its outcome.
+      outcomes =
+        error instanceof ChunkStopError ? error.outcomes : failedAll(chunk.records, stoppedOutcome(reason));
+    }
+  }
+  await run.report.record(outcomes);
+  return outcomes;
+}
