@@ -13,6 +13,8 @@ import {
   SubscriptionInformation,
   USER_ROLES,
 } from '../contract/index.js';
+import { bankAccountRecord } from './handlers/bank-accounts.js';
+import { insertInvoice } from './handlers/invoice-records.js';
 import { type AccountRecord, createState, emptyAccount, type SandboxState } from './state.js';
 
 /** A seed file (`--seed`, YAML or JSON) replaces the default seed below as a whole. */
@@ -280,44 +282,11 @@ export function buildState(seed: Seed): SandboxState {
     }
     for (const bank of seeded.bankAccounts) {
       const id = state.nextId();
-      account.bankAccounts.set(id, {
-        id,
-        companyId,
-        iban: bank.iban ?? null,
-        accountNumber: null,
-        accountCurrency: bank.accountCurrency,
-        accountName: bank.accountName,
-        bankName: bank.bankName,
-        balanceReference: bank.balanceReference ?? null,
-        balanceDate: bank.balanceDate ?? null,
-        accountType: bank.accountType,
-        externalId: bank.externalId ?? null,
-        visible: bank.visible,
-        provider: bank.provider,
-        _lastConvertedAt: null,
-      });
+      account.bankAccounts.set(id, bankAccountRecord(id, companyId, bank, bank.provider));
       account.transactions.set(id, []);
       account.transactionsByExternalId.set(id, new Map());
     }
-    for (const invoice of seeded.invoices) {
-      const id = state.nextId();
-      account.invoices.set(id, {
-        id,
-        externalId: invoice.externalId ?? null,
-        invoiceType: invoice.invoiceType,
-        invoiceStatus: invoice.invoiceStatus ?? null,
-        invoiceNumber: invoice.invoiceNumber,
-        contactName: invoice.contactName,
-        totalGrossAmount: invoice.totalGrossAmount,
-        openAmount: null,
-        invoiceDate: null,
-        dueDate: null,
-        paidDate: null,
-        note: null,
-        categoryId: null,
-        origin: invoice.origin,
-      });
-    }
+    for (const { origin, ...invoice } of seeded.invoices) insertInvoice(state, account, invoice, origin);
   }
   return state;
 }

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../contract/index.js';
+import { type BankAccountCreate, LIMITS } from '../../contract/index.js';
 import { handlers, ok } from '../context.js';
 import { conflict, invalidRequest, SandboxFault } from '../fault.js';
 import { type BankAccountRecord, publicView } from '../state.js';
@@ -29,6 +29,37 @@ function checkBalancePair(bank: Pick<BankAccountRecord, 'balanceReference' | 'ba
   }
 }
 
+/** A bank account as the sandbox stores it (created through the API or placed by a seed). */
+export function bankAccountRecord(
+  id: number,
+  companyId: number,
+  input: Pick<BankAccountCreate, 'accountName' | 'bankName' | 'accountCurrency' | 'accountType'> &
+    Partial<
+      Pick<
+        BankAccountCreate,
+        'iban' | 'accountNumber' | 'balanceReference' | 'balanceDate' | 'externalId' | 'visible'
+      >
+    >,
+  provider: BankAccountRecord['provider'],
+): BankAccountRecord {
+  return {
+    id,
+    companyId,
+    iban: input.iban ?? null,
+    accountNumber: input.accountNumber ?? null,
+    accountCurrency: input.accountCurrency,
+    accountName: input.accountName,
+    bankName: input.bankName,
+    balanceReference: input.balanceReference ?? null,
+    balanceDate: input.balanceDate ?? null,
+    accountType: input.accountType,
+    externalId: input.externalId ?? null,
+    visible: input.visible ?? true,
+    provider,
+    _lastConvertedAt: null,
+  };
+}
+
 function view(bank: BankAccountRecord) {
   return publicView(bank);
 }
@@ -44,23 +75,8 @@ export const bankAccountHandlers = handlers({
     handle(ctx) {
       const { account, body } = ctx;
       const companyId = companyIdOr404(account, body.companyId);
-      const record: BankAccountRecord = {
-        id: 0,
-        companyId,
-        iban: body.iban ?? null,
-        accountNumber: body.accountNumber ?? null,
-        accountCurrency: body.accountCurrency,
-        accountName: body.accountName,
-        bankName: body.bankName,
-        balanceReference: body.balanceReference ?? null,
-        balanceDate: body.balanceDate ?? null,
-        accountType: body.accountType,
-        externalId: body.externalId ?? null,
-        visible: body.visible ?? true,
-        // The partner surface creates accounts it manages itself.
-        provider: 'PARTNER',
-        _lastConvertedAt: null,
-      };
+      // The partner surface creates accounts it manages itself.
+      const record = bankAccountRecord(0, companyId, body, 'PARTNER');
       checkBalancePair(record);
       // A disabled account does not count, so it may be created even at the limit.
       if (countsTowardsLimit(record)) assertRoomForOneMore(account, 'create a visible bank account');

@@ -47,11 +47,15 @@ export function invoicesByExternalIds(
   return [...found.values()].sort((a, b) => a.id - b.id);
 }
 
-/** Never de-duplicates by externalId: a second create with the same externalId makes a second invoice. */
+/**
+ * Never de-duplicates by externalId: a second create with the same externalId makes a second
+ * invoice. `origin` is API for the partner surface; a seed may place ERP-synced invoices.
+ */
 export function insertInvoice(
   state: SandboxState,
   account: AccountRecord,
   input: InvoiceCreate,
+  origin: InvoiceRecord['origin'] = 'API',
 ): InvoiceRecord {
   const record: InvoiceRecord = {
     id: state.nextId(),
@@ -67,7 +71,7 @@ export function insertInvoice(
     paidDate: input.paidDate ?? null,
     note: input.note ?? null,
     categoryId: input.categoryId ?? null,
-    origin: 'API',
+    origin,
   };
   const index = indexOf(account);
   account.invoices.set(record.id, record);
