@@ -3,11 +3,10 @@ import { secrets } from '../logging/secret-scrubber.js';
 
 /**
  * Every failure of the client is an ApiError, so callers handle one type and never undici's or
- * Node's own errors. `code` is stable per meaning:
- * the service's own `error` code when it sent one (INVALID_REQUEST, ACCOUNT_NOT_FOUND, ...), an
- * unknown service code passed through as a generic failure, `HTTP_<status>` when the error body
- * carried none, or one of CLIENT_ERROR_CODES for what the client itself detected.
- * `kind` groups codes by what the caller should do next.
+ * Node's own errors. `code` is stable per meaning: the service's own `error` code when it sent
+ * one (INVALID_REQUEST, ACCOUNT_NOT_FOUND, ...), an unknown service code passed through as a
+ * generic failure, `HTTP_<status>` when the error body carried none, or one of CLIENT_ERROR_CODES
+ * for what the client itself detected. `kind` groups codes by what the caller should do next.
  */
 export type ApiErrorKind =
   /** The service answered with an error status; `code` is its `error` code. */

@@ -1,8 +1,8 @@
 /**
  * The retry policy as plain data plus pure functions, so tests check the schedule without sending
- * a request. The request loop in
- * send-loop.ts applies it; the sync engine reuses `retryDelayMs` for its own
- * "existence check, then resend what is missing" schedule, so both wait the same 1/2/4 s.
+ * a request. The request loop in send-loop.ts applies it; the sync engine reuses `retryDelayMs`
+ * for its own "existence check, then resend what is missing" schedule, so both wait the same
+ * 1/2/4 s.
  */
 
 export const RETRY_POLICY = {
