@@ -27,7 +27,8 @@ module.exports = {
       to: { path: '^src/sandbox/' },
     },
     {
-      name: 'only-queue-imports-bullmq',
+      name: 'only-fleet-imports-bullmq',
+      comment: 'BullMQ is how the fleet queues work; the core and the in-process runner never load it.',
       severity: 'error',
       from: { path: '^(src|jobs)/', pathNot: '^src/fleet/' },
       to: { path: 'node_modules/bullmq/' },

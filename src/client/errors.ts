@@ -2,11 +2,11 @@ import type { Cause } from '../contract/index.js';
 import { secrets } from '../logging/secret-scrubber.js';
 
 /**
- * Every failure of the client is an ApiError (design.md example 1). `code` is stable per meaning:
- * the service's own `error` code when it sent one (INVALID_REQUEST, ACCOUNT_NOT_FOUND, ...), an
- * unknown service code passed through as a generic failure, `HTTP_<status>` when the error body
- * carried none, or one of CLIENT_ERROR_CODES for what the client itself detected.
- * `kind` groups codes by what the caller should do next.
+ * Every failure of the client is an ApiError, so callers handle one type and never undici's or
+ * Node's own errors. `code` is stable per meaning: the service's own `error` code when it sent
+ * one (INVALID_REQUEST, ACCOUNT_NOT_FOUND, ...), an unknown service code passed through as a
+ * generic failure, `HTTP_<status>` when the error body carried none, or one of CLIENT_ERROR_CODES
+ * for what the client itself detected. `kind` groups codes by what the caller should do next.
  */
 export type ApiErrorKind =
   /** The service answered with an error status; `code` is its `error` code. */
@@ -83,7 +83,8 @@ export class ApiError extends Error {
   readonly attempts: number;
   /**
    * True when a write may have been applied although the call failed: the caller must re-check
-   * (existence check / lookup) before sending it again (design.md, correctness protocol step 5).
+   * (existence check / lookup) before sending it again: a blind resend could create the record
+   * twice (docs/once-only.md).
    */
   readonly ambiguous: boolean;
   /** See ApiErrorInit.inFlightForMs; undefined when the service answered (the request is over). */

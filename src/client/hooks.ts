@@ -49,8 +49,8 @@ export interface Alert {
 }
 
 /**
- * Side effects the client leaves to its owner (design.md example 3): the gate delays request
- * starts and hears about 429s to pause a scope fleet-wide; the alert sink hears about calls that
+ * Side effects the client leaves to its owner, so the client knows nothing of gates, alerts or
+ * metrics and each runner plugs in its own: the gate delays request starts and hears about 429s to pause a scope fleet-wide; the alert sink hears about calls that
  * failed after every retry (spec: "after 3 retries log and alert"); metrics hear every attempt
  * and every retry.
  */

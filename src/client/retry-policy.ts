@@ -1,7 +1,8 @@
 /**
- * The retry policy as plain data plus pure functions (design.md example 2). The request loop in
- * send-loop.ts applies it; the sync engine reuses `retryDelayMs` for its own
- * "existence check, then resend what is missing" schedule, so both wait the same 1/2/4 s.
+ * The retry policy as plain data plus pure functions, so tests check the schedule without sending
+ * a request. The request loop in send-loop.ts applies it; the sync engine reuses `retryDelayMs`
+ * for its own "existence check, then resend what is missing" schedule, so both wait the same
+ * 1/2/4 s.
  */
 
 export const RETRY_POLICY = {
@@ -57,9 +58,9 @@ export function isRetryableStatus(status: number, policy: RetryPolicy = RETRY_PO
  * - 429 waits do not use up the 500 retries, but one call gives up once `maxTotalWaitMsPerCall` of
  *   accumulated waiting (PARTNER_RATE_LIMIT_MAX_WAIT_S) would be exceeded, raising RATE_LIMITED
  *   with `retryAfterMs`, so a call can never hang forever and the caller (the gate) can park the
- *   work instead. The total wait time is the only cap by default: a count of waits (30 used to be
- *   the default) failed records after 30 short waits although the documented cap (900 s) was far
- *   away. `maxWaitsPerCall` stays as an optional extra bound (unbounded unless set).
+ *   work instead. The total wait time is the only cap by default: a cap on the count of waits would
+ *   fail records after a burst of short waits although the documented cap (900 s) is far away.
+ *   `maxWaitsPerCall` is an optional extra bound (unbounded unless set).
  */
 export interface RateLimitPolicy {
   readonly defaultMs: number;

@@ -56,7 +56,7 @@ export interface Exchange {
  *   at once as AMBIGUOUS_WRITE instead, unless the caller set `retryWrites`. Why: a bulk create
  *   answered with a 500 or a reset may have committed some or all items, and resending blindly
  *   could create duplicates of items without an externalId. undici leaves POST out of its
- *   retryable methods for the same reason (design.md example 2). The sync engine re-runs the
+ *   retryable methods for the same reason. The sync engine re-runs the
  *   existence check and resends only what is missing, on the same 1/2/4 s schedule via
  *   `retryDelayMs`. A connection that was never established carried no request, so that is
  *   retried for writes too.

@@ -14,9 +14,9 @@ const isStoredRecords = (value: unknown): value is StoredRecords =>
 /**
  * The records of queued chunk jobs, kept beside the jobs instead of inside them. A chunk job that
  * finds no free tenant slot goes back to the delayed set and is fetched again later; with its
- * records inside, every such fetch moved, decoded and validated ~300 KB for nothing (in the fleet
- * benchmark's one-tenant case 121 of 200 chunks were delayed at least once). A chunk job is now a
- * few hundred bytes: its worker reads the records once it holds a tenant slot, and deletes them
+ * records inside, every such fetch would move, decode and validate ~300 KB for nothing (in the
+ * fleet benchmark's one-tenant case 121 of 200 chunks are delayed at least once). So a chunk job
+ * is a few hundred bytes: its worker reads the records once it holds a tenant slot, and deletes them
  * once their outcomes are stored. They expire with the run's retention should the job be lost.
  *
  * The file path is stored once rather than in every record (all records of a chunk come from one

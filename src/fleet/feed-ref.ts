@@ -62,11 +62,19 @@ export async function resolveFeedRef(feedsDir: string, ref: string): Promise<Loa
   }
 }
 
-/** The worker's check that a job's file is an export of its feed (the feed's source.path glob). */
-export function checkExportOf(loaded: LoadedFeed, file: string): void {
+/**
+ * Refuses a file outside the feed's `source.path` glob, with the caller's error: the producer's
+ * ConfigError (exit 2) for a mistyped or hostile `--file`, the worker's JobRefused for a hand-made
+ * job. A feed's runs only ever read its own exports, so neither can import /etc/passwd for a tenant.
+ */
+export function checkExportOf(
+  loaded: LoadedFeed,
+  file: string,
+  refuse: new (message: string) => Error,
+): void {
   if (!matchesGlob(loaded.sourceGlob, file))
-    throw new JobRefused(
-      `${file} is not an export of feed ${loaded.feed.name}: it does not match its source.path glob ${loaded.sourceGlob}`,
+    throw new refuse(
+      `${resolve(file)} is not an export of feed ${loaded.feed.name} (${loaded.file}): it does not match its source.path glob ${loaded.sourceGlob}`,
     );
 }
 

@@ -110,7 +110,7 @@ export function importProcessor(deps: ImportJobDeps) {
   return async (job: Job<ImportJobData>, token?: string): Promise<{ records: number }> => {
     const data = refusedUnlessValid(job.data);
     const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
-    checkExportOf(loaded, data.file);
+    checkExportOf(loaded, data.file, JobRefused);
     const feed = loaded.feed;
     const bindings = {
       runId: data.runId,

@@ -5,9 +5,9 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { expandGlob, matchesGlob } from '../sources/glob.js';
+import { expandGlob } from '../sources/glob.js';
 import { newRunId } from '../sync/run-id.js';
-import { feedRef } from './feed-ref.js';
+import { checkExportOf, feedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { ImportJobData } from './import-job.js';
 import type { RedisRunStore } from './run-store.js';
@@ -55,7 +55,7 @@ export async function enqueueFeed(
   const { feed } = loaded;
   // Before anything is claimed: a feed outside the feed directory could not be run by a worker.
   const ref = feedRef(deps.feedsDir, loaded.file);
-  if (options.file !== undefined) checkFeedExport(loaded, options.file);
+  if (options.file !== undefined) checkExportOf(loaded, options.file, ConfigError);
   // A symlinked export that loops or points nowhere is left out: said, as in-process sync does.
   const files = options.file
     ? [resolve(options.file)]
@@ -108,17 +108,6 @@ export async function enqueueFeed(
     results.push({ file, sha256, runId: claim.runId, enqueued });
   }
   return results;
-}
-
-/**
- * Refuses a file outside the feed's `source.path` glob (ConfigError, exit 2): a feed's runs only
- * ever read its own exports, so a mistyped or hostile `--file` cannot import /etc/passwd for its tenant.
- */
-export function checkFeedExport(loaded: LoadedFeed, file: string): void {
-  if (!matchesGlob(loaded.sourceGlob, file))
-    throw new ConfigError(
-      `${resolve(file)}: not an export of feed ${loaded.feed.name} (${loaded.file}): expected a file matching its source.path glob ${loaded.sourceGlob}`,
-    );
 }
 
 /**

@@ -6,6 +6,14 @@ export interface AdminCredentials {
   basic?: { user: string; password: string };
 }
 
+/**
+ * Whether any credential is configured. Without one the admin server may only listen on loopback
+ * and its queue dashboard is read-only; with one, the dashboard asks for it.
+ */
+export function hasCredentials(credentials: AdminCredentials): boolean {
+  return Boolean(credentials.token || credentials.basic);
+}
+
 export const AUTH_REALM = 'Basic realm="erp-bridge admin", charset="UTF-8"';
 
 /**
@@ -24,8 +32,8 @@ function same(given: string, expected: string): boolean {
  * parameter: URLs end up in logs and browser history.
  */
 export function authorized(header: string | undefined, credentials: AdminCredentials): boolean {
+  if (!hasCredentials(credentials)) return true;
   const { token, basic } = credentials;
-  if (!token && !basic) return true;
   const [scheme, value] = (header ?? '').trim().split(/\s+/, 2);
   if (!scheme || !value) return false;
   if (scheme.toLowerCase() === 'bearer') return token !== undefined && same(value, token);

@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from '../config/errors.js';
 import { secrets } from '../logging/secret-scrubber.js';
-import type { AdminCredentials } from './admin-auth.js';
+import { type AdminCredentials, hasCredentials } from './admin-auth.js';
 
 /** Fleet processes with an admin server, each with its own default port (both can share a host). */
 export const ADMIN_DEFAULT_PORTS = { worker: 9464, scheduler: 9465 } as const;
@@ -134,7 +134,7 @@ export function loadAdminConfig(
     ...(token ? { token } : {}),
     ...(user && password ? { basic: { user, password } } : {}),
   };
-  if (!credentials.token && !credentials.basic && !isLoopback(host))
+  if (!hasCredentials(credentials) && !isLoopback(host))
     throw new ConfigError(
       `the admin server would listen on ${host} (beyond loopback) without credentials, opening the queue dashboard to anyone who can reach it:`,
       [

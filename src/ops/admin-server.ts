@@ -4,7 +4,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
-import { AUTH_REALM, authorized } from './admin-auth.js';
+import { AUTH_REALM, authorized, hasCredentials } from './admin-auth.js';
 import type { AdminConfig } from './admin-config.js';
 import { hostAllowed } from './admin-host.js';
 import type { Metrics } from './metrics.js';
@@ -102,7 +102,7 @@ export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServ
 /** bull-board under /queues, behind the credentials (this plugin scope's hook guards only it). */
 async function dashboard(scope: FastifyInstance, deps: AdminServerDeps, logger: Logger): Promise<void> {
   const { credentials } = deps.config;
-  const open = !credentials.token && !credentials.basic;
+  const open = !hasCredentials(credentials);
   scope.addHook('onRequest', async (request, reply) => {
     // Without credentials (loopback only) anyone on the machine, or a page in its browser, could
     // drive the queues: the dashboard only shows them. Retry, remove, add, pause need credentials.

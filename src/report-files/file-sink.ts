@@ -119,7 +119,7 @@ export class FileReportSink implements ReportSink {
     }
     await flush();
     await Promise.all([closeStream(csv), closeStream(ndjson)]);
-    // Atomic: a summary.json that exists is whole (a kill mid-write used to leave half of one).
+    // Atomic, so a summary.json that exists is whole even when the process is killed mid-write.
     await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   }
 }

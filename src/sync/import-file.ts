@@ -112,9 +112,9 @@ export async function importFile(
     const stop = error instanceof RunStopError ? error : stopFor(error);
     if (stop) await run.stop({ code: stop.code, message: stop.message, exitCode: stop.exitCode });
     // A transient failure (the service kept answering 500, the connection kept dropping, the
-    // target's create stayed unconfirmed) used to escape here and abort the whole run without a
-    // report. Like a chunk that keeps failing, it now fails this file's records with the reason
-    // and the run goes on; the next run prepares again (and re-checks before creating anything).
+    // target's create stayed unconfirmed) must not abort the whole run without a report: like a
+    // chunk that keeps failing, it fails this file's records with the reason and the run goes on.
+    // The next run prepares again (and re-checks before creating anything).
     else if (error instanceof ApiError)
       unprepared = {
         code: error.code,

@@ -1,6 +1,6 @@
 /**
- * All waiting in the client goes through this port, so tests swap time instead of sleeping
- * (design.md example 3) and the retry schedule can be asserted to the millisecond.
+ * All waiting (retries, 429 pauses, deadlines) goes through this port, so tests swap time instead
+ * of sleeping and the retry schedule can be asserted to the millisecond.
  */
 export interface Clock {
   /** Milliseconds since the Unix epoch (used for token expiry and HTTP-date Retry-After). */

@@ -28,8 +28,8 @@ export interface Reply {
 export type Responder = Reply | ((request: RecordedRequest) => Reply | Promise<Reply>);
 
 /**
- * A real node:http server on 127.0.0.1, port 0, one per test (design.md example 9: never mock
- * undici). Tests script the answers per route and read back every request the client sent.
+ * A real node:http server on 127.0.0.1, port 0, one per test: undici is never mocked, so the
+ * client's real sockets, timeouts and resets are what is tested. Tests script the answers per route and read back every request the client sent.
  */
 export class TestServer {
   readonly requests: RecordedRequest[] = [];

@@ -1,5 +1,7 @@
+import { ConfigError } from '../../config/errors.js';
 import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
-import { checkFeedExport, enqueueFeed } from '../../fleet/producer.js';
+import { checkExportOf } from '../../fleet/feed-ref.js';
+import { enqueueFeed } from '../../fleet/producer.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { fleetFailure, withFeedsDir, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
@@ -19,7 +21,7 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
   try {
     feeds = await loadFeedFiles(feedFiles);
     // Before Redis: a wrong file is the user's mistake (exit 2) whether or not Redis is up.
-    if (flags.file !== undefined) for (const loaded of feeds) checkFeedExport(loaded, flags.file);
+    if (flags.file !== undefined) for (const loaded of feeds) checkExportOf(loaded, flags.file, ConfigError);
   } catch (error) {
     const code = fleetFailure(error);
     if (code === undefined) throw error;

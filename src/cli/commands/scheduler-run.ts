@@ -1,5 +1,6 @@
 import { dashboardQueues } from '../../fleet/dashboard.js';
 import { schedulerPass } from '../../fleet/scheduler.js';
+import { hasCredentials } from '../../ops/admin-auth.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
 import { startAdminServer } from '../../ops/admin-server.js';
 import { redisReachable } from '../../ops/readiness.js';
@@ -37,10 +38,7 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
         logger,
         metrics: fleetMetrics(fleet, logger),
         readiness: { redis: redisReachable(fleet.redis) },
-        dashboard: dashboardQueues(
-          fleet.queues,
-          !adminConfig.credentials.token && !adminConfig.credentials.basic,
-        ),
+        dashboard: dashboardQueues(fleet.queues, !hasCredentials(adminConfig.credentials)),
       }));
     if (admin) opened.push(() => admin.close());
     // Listening from here on: a SIGTERM during the first pass (the admin server already answers,

@@ -2,6 +2,7 @@ import { dashboardQueues } from '../../fleet/dashboard.js';
 import { warnUnlessPersistent } from '../../fleet/redis.js';
 import { startWorker } from '../../fleet/worker.js';
 import { RedisGate } from '../../gate/redis-gate.js';
+import { hasCredentials } from '../../ops/admin-auth.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
 import { startAdminServer } from '../../ops/admin-server.js';
 import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
@@ -63,10 +64,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
         logger,
         metrics,
         readiness: { redis: redisReachable(fleet.redis), token: tokenObtainable(service.client) },
-        dashboard: dashboardQueues(
-          fleet.queues,
-          !adminConfig.credentials.token && !adminConfig.credentials.basic,
-        ),
+        dashboard: dashboardQueues(fleet.queues, !hasCredentials(adminConfig.credentials)),
       }));
     if (admin) opened.push(() => admin.close());
     const worker = startWorker({

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** A misspelt level used to fall back to "info" silently; now it is a usage error (exit 2). */
+/** A misspelt level is a usage error (exit 2): falling back to "info" would hide the typo. */
 describe('--log-level', () => {
   it.each([['sync', 'config/feeds/demo/sparkasse.yaml', '--sandbox'], ['worker']])(
     '%s refuses an unknown level before doing anything',

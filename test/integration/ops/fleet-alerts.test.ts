@@ -230,7 +230,7 @@ describe('fleet log lines', () => {
     const retries = entries.filter((e) => e.msg === 'retrying after a server error');
     expect(retries).toHaveLength(3);
     for (const line of retries) expect(line).toMatchObject({ chunk: 1, job: `${run.runId}-1`, tenant: 1001 });
-    // One alert line per call that exhausted its retries (the gate hooks used to add a second).
+    // Exactly one alert line per call that exhausted its retries: the gate's hooks add none.
     const exhausted = entries.filter((e) => e.alert === true && e.operation === 'checkTransactionsExist');
     expect(exhausted).toEqual([
       expect.objectContaining({

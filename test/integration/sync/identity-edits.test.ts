@@ -154,7 +154,7 @@ const EDITS: { edit: string; feed: () => string; newRows?: number }[] = [
       ),
   },
   {
-    // erp-bridge itself never decodes wrongly any more (encodings are checked), but an export can
+    // erp-bridge itself does not decode wrongly (encodings are checked), but an export can
     // arrive with its text already garbled upstream and be repaired later.
     edit: 'mojibake in the export (its UTF-8 once decoded as windows-1252 upstream)',
     feed: () => exportOf(mojibake(BASE), { encoding: 'auto' }),
