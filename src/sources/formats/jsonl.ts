@@ -3,6 +3,7 @@ import { readJsonl } from './jsonl-reader.js';
 import { textSourceKeys } from './shared-keys.js';
 import type { FormatReading, SourceFormat } from './source-format.js';
 
+/** A JSON Lines source has the shared keys only: no header, preamble or quoting to describe. */
 export const JsonlSource = z.strictObject({
   format: z.literal('jsonl'),
   ...textSourceKeys,

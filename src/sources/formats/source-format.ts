@@ -18,7 +18,10 @@ export type FormatReader<S> = (file: string, text: NodeJS.ReadableStream, source
  */
 export type PositionUnit = 'line' | 'row' | 'entry';
 
-/** The schema of a format's `source` keys: an object whose `format` key is the format's name. */
+/**
+ * The schema of a format's `source` keys: a strict object (a key of another format is refused at
+ * load) whose `format` key is the format's name.
+ */
 export type FormatSchema = z.ZodObject<{ format: z.ZodLiteral<string> } & z.ZodRawShape, z.core.$strict>;
 
 /**
