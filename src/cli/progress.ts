@@ -1,35 +1,39 @@
-import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 
-/** Counts line breaks of a file quickly (no parsing): the ETA's estimate of the records to come. */
-export async function countLines(path: string): Promise<number> {
-  let lines = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
-    let at = chunk.indexOf(10);
-    while (at !== -1) {
-      lines++;
-      at = chunk.indexOf(10, at + 1);
-    }
-  }
-  return lines;
+/** The size of an export: the bar's total is the bytes of the files to read, whatever their format. */
+export async function fileBytes(path: string): Promise<number> {
+  return (await stat(path)).size;
 }
 
-/** A one-line progress bar on a TTY: records done/total, records/s and ETA, redrawn at most 10 times a second. */
+/** What a sync has done since the last call: records settled, bytes of its exports read. */
+export interface ProgressDelta {
+  records: number;
+  bytes: number;
+}
+
+/**
+ * A one-line progress bar on a TTY: bytes of the exports read of their total (the bar and the
+ * ETA), records settled and records/s, redrawn at most 10 times a second. Bytes rather than
+ * records: the total is known from the files' sizes without reading them, for every format.
+ */
 export class ProgressBar {
-  private done = 0;
+  private records = 0;
+  private bytes = 0;
   private lastDraw = 0;
   private readonly started = Date.now();
 
   constructor(
     private readonly out: NodeJS.WriteStream,
-    private total: number,
+    private totalBytes: number,
   ) {}
 
-  addTotal(n: number): void {
-    this.total += n;
+  addTotal(bytes: number): void {
+    this.totalBytes += bytes;
   }
 
-  advance(n: number): void {
-    this.done += n;
+  advance(delta: ProgressDelta): void {
+    this.records += delta.records;
+    this.bytes += delta.bytes;
     const now = Date.now();
     if (now - this.lastDraw >= 100) this.draw(now);
   }
@@ -42,14 +46,28 @@ export class ProgressBar {
   private draw(now: number): void {
     this.lastDraw = now;
     const seconds = Math.max((now - this.started) / 1000, 0.001);
-    const rate = this.done / seconds;
-    const total = Math.max(this.total, this.done);
-    const share = total ? this.done / total : 1;
+    const total = Math.max(this.totalBytes, this.bytes);
+    const share = total ? this.bytes / total : 1;
     const width = 24;
     const filled = Math.round(share * width);
-    const eta = rate > 0 ? Math.max(0, (total - this.done) / rate) : 0;
+    const byteRate = this.bytes / seconds;
+    const eta = byteRate > 0 ? Math.max(0, (total - this.bytes) / byteRate) : 0;
     this.out.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} records  ${Math.round(rate).toLocaleString('en-US')}/s  ETA ${eta.toFixed(0)}s `,
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${size(this.bytes)}/${size(total)}  ${this.records.toLocaleString('en-US')} records  ${Math.round(this.records / seconds).toLocaleString('en-US')}/s  ETA ${eta.toFixed(0)}s `,
     );
   }
+}
+
+const UNITS = ['KB', 'MB', 'GB', 'TB'];
+
+/** A byte count for people: 512 B, 1.5 KB, 12.0 MB (units of 1024). */
+export function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${UNITS[unit]}`;
 }

@@ -1,16 +1,7 @@
 import { z } from 'zod';
 import { BANK_ACCOUNT_TYPES, CURRENCY_CODES } from '../contract/index.js';
-import { compileDateFormat } from '../sources/values/date.js';
+import { Source } from '../sources/formats/registry.js';
 import { KIND_FIELDS, RECORD_KINDS } from './kinds.js';
-
-/** An unsupported dateFormat is a load-time error (file and key), not a rejection of every row. */
-function supportedDateFormat(format: string, ctx: z.RefinementCtx): void {
-  try {
-    compileDateFormat(format);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
-  }
-}
 
 const columnRef = z.union([z.string().min(1), z.int().positive()], {
   message: 'expected a column name, or a 1-based column position for duplicated names',
@@ -57,51 +48,8 @@ const RowFilter = z.strictObject({
   matches: z.string().optional(),
 });
 
-export const Source = z
-  .strictObject({
-    /** Glob relative to the feed file, e.g. exports/acme/bank-*.csv. */
-    path: z.string().min(1),
-    format: z.enum(['csv', 'jsonl']),
-    delimiter: z.string().min(1).max(2).default(','),
-    quote: z.string().length(1).default('"'),
-    /** auto (default): a UTF-8 or UTF-16 byte-order mark, else valid UTF-8, else Windows-1252 (docs/encodings.md). */
-    encoding: z.enum(['auto', 'utf-8', 'windows-1252', 'iso-8859-1', 'utf-16le', 'utf-16be']).default('auto'),
-    decimalSeparator: z.enum([',', '.']).default('.'),
-    dateFormat: z.string().min(1).default('yyyy-MM-dd').superRefine(supportedDateFormat),
-    /** Preamble before the header row: skip a fixed number of lines, or up to the first line matching a pattern. */
-    skipLines: z.int().nonnegative().default(0),
-    headerPattern: z.string().optional(),
-    /** Data rows whose text matches one of these patterns are not records (balances, footers). */
-    skipRowsMatching: z.array(z.string()).default([]),
-    /** Trailing lines that are never records (e.g. a closing balance line). */
-    skipFooterLines: z.int().nonnegative().default(0),
-    /**
-     * Largest CSV row in bytes (UTF-8): a longer row (an oversized cell, a quote never closed) is
-     * rejected alone with its line and reading goes on at the next line. docs/reading-exports.md.
-     */
-    maxRowBytes: z
-      .int()
-      .positive()
-      .default(1024 * 1024),
-  })
-  .superRefine((source, ctx) => {
-    for (const [key, pattern] of [
-      ['headerPattern', source.headerPattern],
-      ...source.skipRowsMatching.map((p, i) => [`skipRowsMatching.${i}`, p]),
-    ] as const) {
-      if (pattern === undefined) continue;
-      try {
-        new RegExp(pattern);
-      } catch (error) {
-        ctx.addIssue({
-          code: 'custom',
-          path: key.split('.'),
-          message: `not a valid regular expression: ${(error as Error).message}`,
-        });
-      }
-    }
-  });
-export type Source = z.output<typeof Source>;
+/** The feed's `source`: its keys depend on `source.format` (src/sources/formats/registry.ts). */
+export { Source };
 
 /** The bank account a transactions feed writes to: found by externalId, created (PARTNER) when absent. */
 export const BankAccountTarget = z.strictObject({

@@ -6,7 +6,8 @@ import { RunTally } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { type FirstSeen, runKey, SeenIds } from '../sync/seen-ids.js';
 
-export type ProgressListener = (delta: { records: number }) => void;
+/** Hears what the run has done: records settled (the report), bytes of the exports read. */
+export type ProgressListener = (delta: { records: number; bytes: number }) => void;
 
 /** A run of this process: tallies outcomes on their way to the sink and keeps the stop state. */
 export class MemoryRun implements RunHandle {
@@ -30,7 +31,7 @@ export class MemoryRun implements RunHandle {
         for (const outcome of outcomes) this.tally.add(outcome);
         await sink.record(outcomes);
         this.onStored?.(outcomes);
-        this.onProgress({ records: outcomes.length });
+        this.onProgress({ records: outcomes.length, bytes: 0 });
       },
       finish: (summary: RunSummary) => sink.finish(summary),
     };
@@ -51,6 +52,6 @@ export class MemoryRun implements RunHandle {
   async wouldSend(records: readonly MappedRecord[]): Promise<void> {
     this.wouldSendCount += records.length;
     await this.onWouldSend(records);
-    this.onProgress({ records: records.length });
+    this.onProgress({ records: records.length, bytes: 0 });
   }
 }

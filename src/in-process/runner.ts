@@ -23,6 +23,7 @@ import { failedAll } from '../sync/settle.js';
 import { predictChunk } from '../sync/strategies/predict.js';
 import type { Clock } from '../time/clock.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
+import { withReadProgress } from './read-progress.js';
 
 export interface RunnerDeps {
   client: SyncClient;
@@ -171,7 +172,10 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       continue;
     }
     const reading = { lastLine: 0, stopped: false };
-    const open = interrupt ? untilInterrupted(interrupt, reading) : openRecords;
+    const open = withReadProgress(
+      interrupt ? untilInterrupted(interrupt, reading) : openRecords,
+      deps.onProgress,
+    );
     const result = await withLogContext(bindings, () =>
       importFileJob.run(
         { runId, feed, file: path, dryRun },

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { PassThrough, Transform, type TransformCallback } from 'node:stream';
-import type { Source } from '../config/feed.js';
 import { inspectEncoding, lineAt } from './encoding-inspect.js';
 import { EncodingError } from './file-stop.js';
+import type { SourceEncoding } from './formats/shared-keys.js';
 import {
   ENCODING_LABEL,
   type FileEncoding,
@@ -21,6 +21,11 @@ export interface OpenedText {
 }
 
 export interface CheckedText extends OpenedText {
+  /**
+   * Bytes of the file read from disk so far (progress). They run ahead of the rows handed out by
+   * what waits in the stream buffers between the disk and the reader: a few READ_CHUNK_BYTES.
+   */
+  bytesRead(): number;
   /** The encoding the file is decoded as, and whether auto-detection chose it. */
   encoding: FileEncoding;
   /**
@@ -46,14 +51,18 @@ export const READ_CHUNK_BYTES = 64 * 1024;
  */
 export async function openCheckedText(
   path: string,
-  encoding: Source['encoding'],
+  encoding: SourceEncoding,
   highWaterMark = READ_CHUNK_BYTES,
 ): Promise<CheckedText> {
   const chosen = await inspectEncoding(path, encoding, highWaterMark);
   const bytes = createReadStream(path, { highWaterMark });
   const hash = createHash('sha256');
+  let read = 0;
   const sha256 = new Promise<string>((resolve, reject) => {
-    bytes.on('data', (chunk) => hash.update(chunk));
+    bytes.on('data', (chunk) => {
+      hash.update(chunk);
+      read += Buffer.byteLength(chunk);
+    });
     bytes.on('end', () => resolve(hash.digest('hex')));
     bytes.on('error', reject);
   });
@@ -74,7 +83,13 @@ export async function openCheckedText(
     );
   });
   bytes.on('error', (error) => decoder.destroy(error));
-  return { text: bytes.pipe(decoder), sha256, encoding: chosen, failure: () => failure };
+  return {
+    text: bytes.pipe(decoder),
+    sha256,
+    encoding: chosen,
+    failure: () => failure,
+    bytesRead: () => read,
+  };
 }
 
 /**
@@ -83,7 +98,7 @@ export async function openCheckedText(
  */
 export function openText(
   path: string,
-  encoding: Source['encoding'],
+  encoding: SourceEncoding,
   highWaterMark = READ_CHUNK_BYTES,
 ): OpenedText {
   const text = new PassThrough({ encoding: 'utf8', decodeStrings: false });

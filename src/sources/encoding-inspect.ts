@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import type { Source } from '../config/feed.js';
 import { EncodingError } from './file-stop.js';
+import type { SourceEncoding } from './formats/shared-keys.js';
 import {
   bomOf,
   ENCODING_LABEL,
@@ -36,7 +36,7 @@ interface Scan {
  */
 export async function inspectEncoding(
   path: string,
-  declared: Source['encoding'],
+  declared: SourceEncoding,
   highWaterMark: number,
 ): Promise<FileEncoding> {
   const scan = await scanFile(path, declared, highWaterMark);
@@ -139,7 +139,7 @@ export async function inspectEncoding(
 const OTHER_CODE_PAGE =
   'The file may be in another code page (e.g. DOS CP850, where 0x81 is "ü"), which erp-bridge does not read: export or save it as UTF-8';
 
-async function scanFile(path: string, declared: Source['encoding'], highWaterMark: number): Promise<Scan> {
+async function scanFile(path: string, declared: SourceEncoding, highWaterMark: number): Promise<Scan> {
   const scan: Scan = { bom: undefined, bytes: new Map() };
   let utf8: Utf8Check | undefined;
   let utf16: Utf16Check | undefined;

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Feed } from '../config/feed.js';
-import { readCsvBatches } from './csv-reader.js';
-import { openCheckedText } from './decode.js';
+import { type CheckedText, openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError } from './file-stop.js';
-import { readJsonl } from './jsonl-reader.js';
+import { readSource } from './formats/registry.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
 import type { MapOutcome } from './record.js';
 import type { Columns, SourceItem } from './row.js';
@@ -27,6 +26,11 @@ export interface RecordStream {
   layoutProblem?(): string | undefined;
   /** The encoding the file was read with (undefined when it could not be decoded). */
   encoding: Promise<FileEncoding | undefined>;
+  /**
+   * Bytes of the file consumed so far, for progress: whatever the format, the file's bytes (not
+   * decoded characters), read a chunk ahead of the rows handed out (CheckedText.bytesRead).
+   */
+  bytesRead(): number;
 }
 
 /**
@@ -41,8 +45,9 @@ export function openRecords(feed: Feed, file: string): RecordStream {
   // The reader starts when `batches` is first read: the encoding is checked (a pass over the
   // bytes) before the first row, and a file that cannot be decoded throws its EncodingError
   // (a FileStopError) from `batches` before any record exists.
+  let checked: CheckedText | undefined;
   async function* read(): AsyncGenerator<readonly SourceItem[]> {
-    let opened: Awaited<ReturnType<typeof openCheckedText>>;
+    let opened: CheckedText;
     try {
       opened = await openCheckedText(file, feed.source.encoding);
     } catch (error) {
@@ -52,16 +57,13 @@ export function openRecords(feed: Feed, file: string): RecordStream {
       else sha256.reject(error);
       throw error;
     }
+    checked = opened;
     encoding.resolve(opened.encoding);
     opened.sha256.then(sha256.resolve, sha256.reject);
-    let batches: AsyncIterable<readonly SourceItem[]>;
-    if (feed.source.format === 'csv') {
-      const csv = readCsvBatches(file, opened.text, feed.source);
-      batches = csv.batches;
-      columns = csv.columns;
-    } else batches = oneByOne(readJsonl(file, opened.text));
+    const reading = readSource(feed.source.format, feed.source, file, opened.text);
+    columns = reading.columns;
     try {
-      for await (const batch of batches) {
+      for await (const batch of reading.batches) {
         // The decoder refused a byte (the file changed since the first pass): the reader's view
         // of the rest is a parse error; what counts is the encoding error.
         const failed = opened.failure();
@@ -119,6 +121,7 @@ export function openRecords(feed: Feed, file: string): RecordStream {
     sha256: sha256.promise,
     encoding: encoding.promise,
     layoutProblem: () => layoutProblem,
+    bytesRead: () => checked?.bytesRead() ?? 0,
   };
 }
 
@@ -138,10 +141,6 @@ async function fileSha256(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
-}
-
-async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
-  for await (const item of items) yield [item];
 }
 
 /** The outcomes of a stream one by one (tests, and readers that filter). */

@@ -12,9 +12,9 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { loadFeedFile } from '../../src/config/load-feed.js';
-import { csvParseOptions } from '../../src/sources/csv-reader.js';
 import { decodeStream, READ_CHUNK_BYTES } from '../../src/sources/decode.js';
 import { inspectEncoding } from '../../src/sources/encoding-inspect.js';
+import { csvParseOptions } from '../../src/sources/formats/csv-reader.js';
 import { expandGlob } from '../../src/sources/glob.js';
 
 const feedFile = process.argv[2];
@@ -22,6 +22,7 @@ if (!feedFile) throw new Error('usage: csv-parse-child.ts <feed.yaml>');
 const { feed, sourceGlob } = await loadFeedFile(feedFile);
 const [file] = await expandGlob(sourceGlob);
 if (!file) throw new Error(`no export matches ${sourceGlob}`);
+if (feed.source.format !== 'csv') throw new Error(`${feedFile}: the baseline parses CSV feeds only`);
 
 // The encoding is resolved before the clock starts: the baseline is decoding and parsing alone.
 const encoding = (await inspectEncoding(file, feed.source.encoding, READ_CHUNK_BYTES)).name;

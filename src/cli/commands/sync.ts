@@ -13,12 +13,13 @@ import { type FeedRunResult, runFeed } from '../../in-process/runner.js';
 import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
 import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
+import { positionOf } from '../../sources/formats/registry.js';
 import { expandGlob } from '../../sources/glob.js';
 import { systemClock } from '../../time/clock.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { logLevelOption } from '../options.js';
-import { countLines, ProgressBar } from '../progress.js';
+import { fileBytes, ProgressBar, type ProgressDelta } from '../progress.js';
 import { connectService } from '../service.js';
 
 interface SyncFlags {
@@ -108,14 +109,14 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     return EXIT.INVALID_CONFIG;
   }
   const bar = tty && flags.progress && format === 'text' ? new ProgressBar(process.stderr, 0) : undefined;
-  // The bar's total is an estimate (line counts) that arrives while the sync already runs: counting
-  // is a whole extra read of every export, not a reason to wait before the first record is sent.
+  // The bar's total (the exports' sizes) arrives while the sync already runs: expanding the globs
+  // is no reason to wait before the first record is sent.
   if (bar)
     for (const { sourceGlob } of feeds)
       void expandGlob(sourceGlob)
-        .then((files) => Promise.all(files.map(countLines)))
-        .then((counts) => {
-          for (const lines of counts) bar.addTotal(Math.max(0, lines - 1));
+        .then((files) => Promise.all(files.map(fileBytes)))
+        .then((sizes) => {
+          for (const bytes of sizes) bar.addTotal(bytes);
         })
         .catch(() => undefined);
 
@@ -169,11 +170,13 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
           target: service.target,
           ...(alerts ? { alerts } : {}),
           ...(identityStore ? { identity: { store: identityStore, accept: flags.acceptNewIdentity } } : {}),
-          ...(bar ? { onProgress: ({ records }: { records: number }) => bar.advance(records) } : {}),
+          ...(bar ? { onProgress: (delta: ProgressDelta) => bar.advance(delta) } : {}),
         }),
       ),
     );
     bar?.finish();
+    // Where reading stopped, in the unit of the feed's format (lines for CSV and JSON Lines).
+    const positions = new Map(feeds.map(({ feed }) => [feed.name, positionOf(feed.source.format)]));
     for (const { summary, files } of results) {
       if (format === 'json') {
         logger.info({ summary, reportDir: files.dir }, 'sync finished');
@@ -185,7 +188,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
         ? `${summary.feed}: dry run, ${summary.wouldSend ?? 0} would be sent, ${c.rejected} rejected, ${c.skipped} skipped`
         : `${summary.feed}: ${summary.state}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`;
       const unread = summary.interrupted?.unread
-        .map((u) => `\n  not read: ${u.path} after line ${u.readUpToLine}`)
+        .map((u) => `\n  not read: ${u.path} after ${positions.get(summary.feed)} ${u.readUpToLine}`)
         .join('');
       process.stdout.write(
         `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}\n  report: ${files.dir}\n`,

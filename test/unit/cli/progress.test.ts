@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { countLines, ProgressBar } from '../../../src/cli/progress.js';
+import { fileBytes, ProgressBar, size } from '../../../src/cli/progress.js';
 
 /** A terminal stand-in that keeps what was drawn. */
 function screen(): { out: NodeJS.WriteStream; text: () => string } {
@@ -17,35 +17,55 @@ function screen(): { out: NodeJS.WriteStream; text: () => string } {
   return { out: out as unknown as NodeJS.WriteStream, text: () => chunks.join('') };
 }
 
+const MiB = 1024 * 1024;
+
 describe('progress bar', () => {
-  it('shows records done of the total, a rate and an ETA, and ends the line when finished', () => {
+  it('fills by bytes read of the total, shows records settled, a rate and an ETA, and ends the line when finished', () => {
     const { out, text } = screen();
-    const bar = new ProgressBar(out, 1_000);
-    bar.advance(250);
-    expect(text()).toMatch(/^\r\[#{6}\.{18}\] 250\/1,000 records {2}[\d,]+\/s {2}ETA \d+s $/);
-    bar.addTotal(1_000);
-    bar.advance(1_750);
+    const bar = new ProgressBar(out, 4 * MiB);
+    bar.advance({ records: 250, bytes: MiB });
+    expect(text()).toMatch(/^\r\[#{6}\.{18}\] 1\.0 MB\/4\.0 MB {2}250 records {2}[\d,]+\/s {2}ETA \d+s $/);
+    bar.addTotal(4 * MiB);
+    bar.advance({ records: 1_750, bytes: 7 * MiB });
     bar.finish();
     const last = text().split('\r').at(-1) ?? '';
-    expect(last).toMatch(/^\[#{24}\] 2,000\/2,000 records {2}[\d,]+\/s {2}ETA 0s \n$/);
+    expect(last).toMatch(/^\[#{24}\] 8\.0 MB\/8\.0 MB {2}2,000 records {2}[\d,]+\/s {2}ETA 0s \n$/);
   });
 
-  it('never shows more done than the total it was told (an estimate from line counts)', () => {
+  it('fills by bytes, not records: records settled without bytes read leave the bar empty', () => {
+    const { out, text } = screen();
+    const bar = new ProgressBar(out, 1_000);
+    bar.advance({ records: 500, bytes: 0 });
+    bar.finish();
+    expect(text().split('\r').at(-1)).toMatch(/^\[\.{24}\] 0 B\/1000 B {2}500 records /);
+  });
+
+  it('never shows more read than the total it was told (files may grow, totals arrive late)', () => {
     const { out, text } = screen();
     const bar = new ProgressBar(out, 10);
-    bar.advance(12);
+    bar.advance({ records: 3, bytes: 12 });
     bar.finish();
-    expect(text().split('\r').at(-1)).toContain('12/12 records');
+    expect(text().split('\r').at(-1)).toMatch(/^\[#{24}\] 12 B\/12 B {2}3 records /);
   });
 });
 
-describe('countLines', () => {
-  it('counts the line breaks of a file (the ETA estimate of records to come)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'erp-bridge-lines-'));
+describe('size', () => {
+  it('writes bytes for people, in units of 1024', () => {
+    expect(size(0)).toBe('0 B');
+    expect(size(1023)).toBe('1023 B');
+    expect(size(1536)).toBe('1.5 KB');
+    expect(size(12 * MiB)).toBe('12.0 MB');
+    expect(size(3 * 1024 * MiB)).toBe('3.0 GB');
+  });
+});
+
+describe('fileBytes', () => {
+  it("is the file's size in bytes (the bar's total), whatever its content", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'erp-bridge-bytes-'));
     const file = join(dir, 'export.csv');
-    await writeFile(file, 'h1;h2\r\na;1\r\nb;2\r\n');
-    expect(await countLines(file)).toBe(3);
+    await writeFile(file, 'h1;h2\r\na;Dübel\r\n');
+    expect(await fileBytes(file)).toBe(17);
     await writeFile(file, '');
-    expect(await countLines(file)).toBe(0);
+    expect(await fileBytes(file)).toBe(0);
   });
 });

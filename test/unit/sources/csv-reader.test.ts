@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { Source } from '../../../src/config/feed.js';
-import { readCsv } from '../../../src/sources/csv-reader.js';
 import { openText } from '../../../src/sources/decode.js';
-import { readJsonl } from '../../../src/sources/jsonl-reader.js';
+import { readCsv } from '../../../src/sources/formats/csv-reader.js';
+import { CsvSource } from '../../../src/sources/formats/csv-source.js';
+import { readJsonl } from '../../../src/sources/formats/jsonl-reader.js';
 import type { SourceItem } from '../../../src/sources/row.js';
 import { fixtureWriter } from '../../support/source-files.js';
 
 const file = fixtureWriter('csv');
 
-async function rows(path: string, source: Partial<Source> = {}) {
-  const parsed = Source.parse({ path: 'x', format: 'csv', delimiter: ';', ...source });
+async function rows(path: string, source: Partial<CsvSource> = {}) {
+  const parsed = CsvSource.parse({ path: 'x', format: 'csv', delimiter: ';', ...source });
   const { items, columns } = readCsv(path, openText(path, parsed.encoding).text, parsed);
   const out: { line: number; cells: Record<string, string | undefined> }[] = [];
   const problems: string[] = [];

@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { Feed, type Source } from '../../../src/config/feed.js';
-import { readCsv } from '../../../src/sources/csv-reader.js';
 import {
   DecodeError,
   decodeStream,
@@ -10,6 +9,7 @@ import {
   openCheckedText,
 } from '../../../src/sources/decode.js';
 import { EncodingError } from '../../../src/sources/file-stop.js';
+import { readCsv } from '../../../src/sources/formats/csv-reader.js';
 import { openRecords, recordsOf } from '../../../src/sources/open-records.js';
 import { fixtureWriter } from '../../support/source-files.js';
 
@@ -255,6 +255,7 @@ describe('a file that changes between the check and the read', () => {
       bankAccount: { externalId: 'main', accountName: 'Main', bankName: 'Bank' },
       mapping: { externalId: 'ID', bookingDate: 'D', amount: 'A' },
     }).source;
+    if (source.format !== 'csv') throw new Error('expected a csv source');
     const items = [];
     for await (const item of readCsv(path, opened.text, source).items) items.push(item);
     expect(JSON.stringify(items)).not.toContain('\ufffd');

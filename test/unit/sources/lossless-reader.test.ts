@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Source } from '../../../src/config/feed.js';
-import { readCsv } from '../../../src/sources/csv-reader.js';
 import { openText } from '../../../src/sources/decode.js';
+import { readCsv } from '../../../src/sources/formats/csv-reader.js';
+import { CsvSource } from '../../../src/sources/formats/csv-source.js';
 import type { SourceItem } from '../../../src/sources/row.js';
 import { fixtureWriter } from '../../support/source-files.js';
 
@@ -12,9 +12,9 @@ import { fixtureWriter } from '../../support/source-files.js';
 
 const write = fixtureWriter('lossless');
 
-async function read(text: string, source: Partial<Source> = {}, highWaterMark?: number) {
+async function read(text: string, source: Partial<CsvSource> = {}, highWaterMark?: number) {
   const path = write(text);
-  const parsed = Source.parse({ path: 'x', format: 'csv', delimiter: ';', ...source });
+  const parsed = CsvSource.parse({ path: 'x', format: 'csv', delimiter: ';', ...source });
   const { items } = readCsv(path, openText(path, parsed.encoding, highWaterMark).text, parsed);
   const rows: { line: number; id: string | undefined; text: string | undefined }[] = [];
   const problems: { line: number; problem: string }[] = [];

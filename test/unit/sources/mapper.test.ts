@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseFeed } from '../../../src/config/load-feed.js';
-import { readCsv } from '../../../src/sources/csv-reader.js';
 import { openText } from '../../../src/sources/decode.js';
 import { SourceLayoutError } from '../../../src/sources/field-plan.js';
+import { readCsv } from '../../../src/sources/formats/csv-reader.js';
 import { compileMapper } from '../../../src/sources/mapper.js';
 import type { MapOutcome } from '../../../src/sources/record.js';
 import { fixtureWriter } from '../../support/source-files.js';
@@ -13,6 +13,7 @@ const write = fixtureWriter('map');
 async function mapAll(feedYaml: string, csv: string): Promise<MapOutcome[]> {
   const path = write(csv);
   const { feed } = parseFeed(feedYaml, '/feeds/feed.yaml');
+  if (feed.source.format !== 'csv') throw new Error('expected a csv feed');
   const { items, columns } = readCsv(path, openText(path, feed.source.encoding).text, feed.source);
   const out: MapOutcome[] = [];
   let mapper: ReturnType<typeof compileMapper> | undefined;

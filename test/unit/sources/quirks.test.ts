@@ -34,7 +34,8 @@ function txFeed(
     name: 'quirks',
     accountId: 1001,
     kind: 'transactions',
-    source: { ...GERMAN_CSV, ...source },
+    // A JSON Lines source has none of the CSV keys (a csv key there is a feed error).
+    source: source.format === 'jsonl' ? { path: 'x', ...source } : { ...GERMAN_CSV, ...source },
     bankAccount: { externalId: 'main', accountName: 'Main', bankName: 'Bank' },
     mapping,
   });

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { SourceItem } from './row.js';
+import type { SourceItem } from '../row.js';
 
 /**
  * Streams JSON Lines: one object per line; empty lines are skipped. Column references are

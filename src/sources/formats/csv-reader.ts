@@ -1,6 +1,6 @@
 import { type Options, Parser } from 'csv-parse';
-import type { Source } from '../config/feed.js';
-import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from './row.js';
+import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
+import type { CsvSource } from './csv-source.js';
 
 export interface CsvReadResult {
   /** Resolves once the header row has been read (undefined when the file has none). */
@@ -19,7 +19,7 @@ export interface CsvBatchResult {
 const LINE_ENDS = ['\r\n', '\n', '\r'];
 
 /** The csv-parse options of a feed's source (also what the sync benchmark parses with). */
-export function csvParseOptions(source: Source): Options {
+export function csvParseOptions(source: CsvSource): Options {
   return {
     delimiter: source.delimiter,
     quote: source.quote,
@@ -68,7 +68,7 @@ function newCore(options: Options): CsvCore {
  * longer than `maxRowBytes`) is one problem at the line where it starts; reading resumes at the
  * next physical line. A row whose field count does not fit the header is a problem naming them.
  */
-export function readCsv(file: string, text: NodeJS.ReadableStream, source: Source): CsvReadResult {
+export function readCsv(file: string, text: NodeJS.ReadableStream, source: CsvSource): CsvReadResult {
   const { columns, batches } = readCsvBatches(file, text, source);
   async function* items(): AsyncGenerator<SourceItem> {
     for await (const batch of batches) yield* batch;
@@ -87,7 +87,7 @@ interface Fed {
  * readCsv a batch at a time: what csv-parse made of one chunk of the file comes out as one array,
  * so a file of a million rows costs a few thousand asynchronous steps rather than a million.
  */
-export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source: Source): CsvBatchResult {
+export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source: CsvSource): CsvBatchResult {
   const options = csvParseOptions(source);
   let resolveColumns: (columns: Columns | undefined) => void = () => {};
   const columns = new Promise<Columns | undefined>((resolve) => {
@@ -247,7 +247,7 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
 
 const noop = () => {};
 
-function brokenRow(error: Error & { code?: string }, source: Source, line: number): string {
+function brokenRow(error: Error & { code?: string }, source: CsvSource, line: number): string {
   const resume = `reading goes on at line ${line + 1}`;
   if (error.code === 'CSV_QUOTE_NOT_CLOSED')
     return `a quote (${source.quote}) opened in the row starting on this line is never closed; the row is rejected, ${resume}`;

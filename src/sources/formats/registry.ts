@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { csvFormat } from './csv.js';
+import { jsonlFormat } from './jsonl.js';
+import type { FormatReader, FormatReading, PositionUnit } from './source-format.js';
+
+/** Every source format, by its `source.format` value: one line each. */
+export const SOURCE_FORMATS = {
+  csv: csvFormat,
+  jsonl: jsonlFormat,
+};
+
+function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error('no source format registered');
+  return [first, ...rest];
+}
+
+/** A feed's `source`: the keys of its `format`, and only those (a csv key on a jsonl feed is an error). */
+export const Source = z.discriminatedUnion(
+  'format',
+  nonEmpty(Object.values(SOURCE_FORMATS).map((f) => f.schema)),
+  {
+    // Worded like any other choice of a feed key, listing the formats there are.
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `Invalid option: expected one of ${Object.keys(SOURCE_FORMATS)
+            .map((name) => JSON.stringify(name))
+            .join('|')}`
+        : undefined,
+  },
+);
+export type Source = z.output<typeof Source>;
+export type SourceFormatName = Source['format'];
+type SourceOf<F extends SourceFormatName> = Extract<Source, { format: F }>;
+
+/**
+ * The registry seen per format name. The annotation is the check that each entry is filed under
+ * its own `format` value: a reader filed under another name does not accept that name's source.
+ */
+const BY_NAME: {
+  [F in SourceFormatName]: {
+    read: FormatReader<SourceOf<F>>;
+    position: PositionUnit;
+  };
+} = SOURCE_FORMATS;
+
+/** Reads one file's decoded text with the reader of its source's format. */
+export function readSource<F extends SourceFormatName>(
+  format: F,
+  source: SourceOf<F>,
+  file: string,
+  text: NodeJS.ReadableStream,
+): FormatReading {
+  return BY_NAME[format].read(file, text, source);
+}
+
+/** What a record's position counts for this format ("line" for the text formats). */
+export function positionOf(format: SourceFormatName): PositionUnit {
+  return BY_NAME[format].position;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { compileDateFormat } from '../values/date.js';
+
+/** An unsupported dateFormat is a load-time error (file and key), not a rejection of every row. */
+function supportedDateFormat(format: string, ctx: z.RefinementCtx): void {
+  try {
+    compileDateFormat(format);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** How an export's bytes become text (docs/encodings.md). */
+export const SourceEncoding = z
+  .enum(['auto', 'utf-8', 'windows-1252', 'iso-8859-1', 'utf-16le', 'utf-16be'])
+  .default('auto');
+export type SourceEncoding = z.output<typeof SourceEncoding>;
+
+/** The `source` keys every format has; a format's schema spreads them beside its own. */
+export const sharedSourceKeys = {
+  /** Glob relative to the feed file, e.g. exports/acme/bank-*.csv. */
+  path: z.string().min(1),
+  decimalSeparator: z.enum([',', '.']).default('.'),
+  dateFormat: z.string().min(1).default('yyyy-MM-dd').superRefine(supportedDateFormat),
+};
+
+/** The shared keys of a format read as text. */
+export const textSourceKeys = {
+  ...sharedSourceKeys,
+  /** auto (default): a UTF-8 or UTF-16 byte-order mark, else valid UTF-8, else Windows-1252 (docs/encodings.md). */
+  encoding: SourceEncoding,
+};

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { Columns, SourceItem } from '../row.js';
+
+/** What a reader makes of one export: its items in file order, and its header once known. */
+export interface FormatReading {
+  /** Resolves once the header has been read (undefined for a format or file without one). */
+  columns: Promise<Columns | undefined>;
+  /** The items in file order, as many at a time as the reader has ready (never an empty batch). */
+  batches: AsyncIterable<readonly SourceItem[]>;
+}
+
+/** Reads the decoded text of one export file with its feed's `source` keys. */
+export type FormatReader<S> = (file: string, text: NodeJS.ReadableStream, source: S) => FormatReading;
+
+/**
+ * What a record's position counts in reports and messages (the report's `line` column holds it):
+ * a text format counts physical lines; a spreadsheet would count rows, a statement its entries.
+ */
+export type PositionUnit = 'line' | 'row' | 'entry';
+
+/**
+ * The schema of a format's `source` keys: a strict object (a key of another format is refused at
+ * load) whose `format` key is the format's name.
+ */
+export type FormatSchema = z.ZodObject<{ format: z.ZodLiteral<string> } & z.ZodRawShape, z.core.$strict>;
+
+/**
+ * One source format: everything the rest of the bridge knows about it. The registry
+ * (registry.ts) lists one per `source.format` value; the feed's `source` is the union of their
+ * schemas, and open-records.ts hands a file's decoded text to the format's reader.
+ */
+export interface SourceFormat<Schema extends FormatSchema> {
+  /** The format's `source` keys: the shared ones (shared-keys.ts) plus its own, strict. */
+  readonly schema: Schema;
+  /** A property, not a method: its parameter is checked strictly (registry.ts relies on it). */
+  readonly read: FormatReader<z.output<Schema>>;
+  readonly position: PositionUnit;
+  /** One line for the docs: what the format is and what a record of it is. */
+  readonly docs: string;
+}
