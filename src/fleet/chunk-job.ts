@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
-import { type TenantGate, tenantKey } from '../gate/gate.js';
+import { type FleetGate, tenantKey } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
 import type { Chunk } from '../sync/chunk.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
@@ -50,7 +50,7 @@ export async function queueChunk(
 export interface ChunkJobDeps {
   client: SyncClient;
   clock: Clock;
-  gate: TenantGate;
+  gate: FleetGate;
   store: RedisRunStore;
   redis: Redis;
   keys: FleetKeys;
@@ -72,12 +72,32 @@ export interface ChunkJobDeps {
  * existence checks make the replay harmless.
  */
 export function chunkProcessor(deps: ChunkJobDeps) {
-  const waiters = (tenant: string) => deps.keys.waiters(tenant);
+  const { gate } = deps;
   async function wakeOneWaiter(tenant: string): Promise<void> {
-    const [id] = await deps.redis.zpopmin(waiters(tenant));
+    const id = await gate.popWaiter(tenant);
     if (!id) return;
     // promote() refuses a job that is not delayed (it is already on its way back, or gone).
     await (await deps.chunks.getJob(id))?.promote().catch(() => undefined);
+  }
+
+  /**
+   * Sends a job without a slot to the delayed set and registers it as a waiter, in that order, so
+   * every waker that pops it finds it delayed and can promote it. Then one more try: a slot freed
+   * before the registration woke nobody (or another waiter), and only this probe sees it. A slot
+   * freed after the probe found none is released after the registration, so its waker pops this
+   * job (or one registered before it): no wake-up is lost either way.
+   */
+  async function waitForSlot(job: Job<ChunkJobData>, tenant: string, limit: number, token?: string) {
+    const jobId = String(job.id);
+    const wait = deps.slotWaitMs ?? 2000;
+    await job.moveToDelayed(Date.now() + wait + Math.floor(Math.random() * wait), token);
+    await gate.addWaiter(tenant, jobId);
+    const probe = await gate.tryAcquire(tenant, limit);
+    if (probe) {
+      await probe.release();
+      await job.promote().catch(() => undefined);
+    }
+    return { promoted: probe !== undefined };
   }
 
   /**
@@ -106,23 +126,10 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       chunk: header.seq,
     };
     const logger = deps.logger.child(bindings);
-    let lease = await deps.gate.tryAcquire(tenant, limit);
+    const lease = await gate.tryAcquire(tenant, limit);
     if (!lease) {
-      await deps.redis.zadd(waiters(tenant), Date.now(), jobId);
-      // A slot freed between the first try and the registration would wake nobody: try once more.
-      lease = await deps.gate.tryAcquire(tenant, limit);
-    }
-    if (!lease) {
-      const wait = deps.slotWaitMs ?? 2000;
-      await job.moveToDelayed(Date.now() + wait + Math.floor(Math.random() * wait), token);
-      // A slot freed while this job was on its way to the delayed set found it not delayed yet, so
-      // its waker could not promote it: it would sleep the whole wait beside a free slot.
-      const probe = await deps.gate.tryAcquire(tenant, limit);
-      if (probe) {
-        await probe.release();
-        await job.promote().catch(() => undefined);
-      }
-      logger.debug({ limit, promoted: probe !== undefined }, 'no free tenant slot: chunk delayed');
+      const { promoted } = await waitForSlot(job, tenant, limit, token);
+      logger.debug({ limit, promoted }, 'no free tenant slot: chunk delayed');
       throw new DelayedError();
     }
     logger.debug({ limit }, 'tenant slot taken: chunk syncing');
@@ -130,7 +137,7 @@ export function chunkProcessor(deps: ChunkJobDeps) {
     const elapsed = stopwatch();
     const { meter } = deps;
     try {
-      await deps.redis.zrem(waiters(tenant), jobId);
+      await gate.removeWaiter(tenant, jobId);
       const chunk = await loadRecords(jobId, header);
       if (!chunk) return { outcomes: 0 };
       const run = deps.store.handle(

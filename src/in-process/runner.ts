@@ -4,7 +4,7 @@ import { importFileJob } from '../../jobs/import-file.js';
 import { syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { type TenantGate, tenantKey } from '../gate/gate.js';
+import { type Lease, tenantKey, type WaitingGate } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
 import { FileReportSink, type ReportFiles, write } from '../report-files/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
@@ -28,7 +28,7 @@ export interface RunnerDeps {
   client: SyncClient;
   clock: Clock;
   logger: Logger;
-  gate: TenantGate;
+  gate: WaitingGate;
   reportDir: string;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
@@ -105,7 +105,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const slotSignal = AbortSignal.any([interrupt, deps.signal].filter((s) => s !== undefined));
   const dispatch = async (chunk: Chunk) => {
     if (interrupted()) return notSent(chunk);
-    let lease: Awaited<ReturnType<TenantGate['acquire']>>;
+    let lease: Lease;
     try {
       lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, slotSignal);
     } catch (error) {
