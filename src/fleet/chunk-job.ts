@@ -12,12 +12,10 @@ import { z } from 'zod';
 import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
 import { type FleetGate, tenantKey } from '../gate/gate.js';
-import { withLogContext } from '../logging/log-context.js';
 import type { Chunk } from '../sync/chunk.js';
+import { executeChunk } from '../sync/execute-chunk.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
-import type { RecordOutcome } from '../sync/outcome.js';
 import type { SyncClient } from '../sync/ports.js';
-import { failedAll } from '../sync/settle.js';
 import type { Clock } from '../time/clock.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
@@ -133,21 +131,25 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       throw new DelayedError();
     }
     logger.debug({ limit }, 'tenant slot taken: chunk syncing');
-    let outcomes: RecordOutcome[];
     const elapsed = stopwatch();
-    const { meter } = deps;
     try {
       await gate.removeWaiter(tenant, jobId);
       const chunk = await loadRecords(jobId, header);
       if (!chunk) return { outcomes: 0 };
+      const { meter } = deps;
       const run = deps.store.handle(
         chunk.runId,
         `chunk:${chunk.seq}`,
         meter && ((stored) => meter.recorded(chunk.kind, chunk.accountId, stored)),
       );
-      try {
+      const outcomes = await executeChunk(chunk, {
+        run,
+        logger,
         // The shared client's lines (retries, alerts) then carry the chunk's bindings too.
-        outcomes = await withLogContext(bindings, () =>
+        logContext: bindings,
+        elapsed,
+        meter,
+        sync: () =>
           syncChunkJob.run(chunk, {
             client: deps.client,
             clock: deps.clock,
@@ -157,33 +159,24 @@ export function chunkProcessor(deps: ChunkJobDeps) {
             claims: new RedisCreateClaims(deps.redis, deps.keys),
             ...(deps.signal ? { signal: deps.signal } : {}),
           }),
-        );
-      } catch (error) {
-        if (deps.signal?.aborted) {
+        takeOver: async () => {
+          if (!deps.signal?.aborted) return undefined;
           // The worker is shutting down past its grace period (worker.ts) and aborted the chunk's
-          // requests. The chunk is released, not failed: storing its records as failed used to
-          // complete the job, so a plain shutdown showed up as failed records in the run's report.
-          // Back to the queue at once; should that fail, the lock expires and the stalled-job check
-          // hands it on. Another worker replays it; the existence checks make that harmless.
+          // requests. The chunk is released, not failed: failed records would complete the job,
+          // and a plain shutdown would show up as failed records in the run's report. Back to the
+          // queue at once; should that fail, the lock expires and the stalled-job check hands it
+          // on. Another worker replays it; the existence checks make that harmless.
           logger.warn('worker shutting down: chunk released to another worker');
           await job.moveToWait(token).catch(() => undefined);
           throw new WaitingError();
-        }
-        // Not a service answer (those are outcomes already): a bug or lost infrastructure. The
-        // chunk's records are failed with the reason, so the run can finish and retry them later.
-        logger.error({ err: error }, 'chunk failed unexpectedly');
-        const message = error instanceof Error ? error.message : String(error);
-        outcomes = failedAll(chunk.records, { code: 'UNEXPECTED_ERROR', message });
-        await run.report.record(outcomes);
-      }
-      // Stored outcomes settle the records: a replay from here on finds the batch, not the records.
-      await deps.records.delete(jobId);
-      // Every run of the chunk is timed, a replay included: it did the work again.
-      meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed());
+        },
+        // Stored outcomes settle the records: a replay from here on finds the batch, not the records.
+        stored: () => deps.records.delete(jobId),
+      });
+      return { outcomes: outcomes.length };
     } finally {
       await lease.release();
       await wakeOneWaiter(tenant);
     }
-    return { outcomes: outcomes.length };
   };
 }
