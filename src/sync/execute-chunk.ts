@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { type LogBindings, withLogContext } from '../logging/log-context.js';
+import { failedAll } from './build-outcome.js';
 import type { Chunk } from './chunk.js';
 import type { SyncMeter } from './meter.js';
 import type { RecordOutcome } from './outcome.js';
 import type { RunHandle } from './run-handle.js';
-import { failedAll } from './settle.js';
 
 export interface ChunkExecution {
   run: RunHandle;
