@@ -21,6 +21,7 @@ import type { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
+import { delayUntilSlot, wakeOneWaiter } from './slot-wait.js';
 
 /**
  * What a chunk job carries: the chunk without its records, which wait beside it
@@ -71,32 +72,7 @@ export interface ChunkJobDeps {
  */
 export function chunkProcessor(deps: ChunkJobDeps) {
   const { gate } = deps;
-  async function wakeOneWaiter(tenant: string): Promise<void> {
-    const id = await gate.popWaiter(tenant);
-    if (!id) return;
-    // promote() refuses a job that is not delayed (it is already on its way back, or gone).
-    await (await deps.chunks.getJob(id))?.promote().catch(() => undefined);
-  }
-
-  /**
-   * Sends a job without a slot to the delayed set and registers it as a waiter, in that order, so
-   * every waker that pops it finds it delayed and can promote it. Then one more try: a slot freed
-   * before the registration woke nobody (or another waiter), and only this probe sees it. A slot
-   * freed after the probe found none is released after the registration, so its waker pops this
-   * job (or one registered before it): no wake-up is lost either way.
-   */
-  async function waitForSlot(job: Job<ChunkJobData>, tenant: string, limit: number, token?: string) {
-    const jobId = String(job.id);
-    const wait = deps.slotWaitMs ?? 2000;
-    await job.moveToDelayed(Date.now() + wait + Math.floor(Math.random() * wait), token);
-    await gate.addWaiter(tenant, jobId);
-    const probe = await gate.tryAcquire(tenant, limit);
-    if (probe) {
-      await probe.release();
-      await job.promote().catch(() => undefined);
-    }
-    return { promoted: probe !== undefined };
-  }
+  const wake = (tenant: string) => wakeOneWaiter(gate, tenant, (id) => deps.chunks.getJob(id));
 
   /**
    * The chunk with its records, validated; undefined when a run of this job already stored its
@@ -126,7 +102,7 @@ export function chunkProcessor(deps: ChunkJobDeps) {
     const logger = deps.logger.child(bindings);
     const lease = await gate.tryAcquire(tenant, limit);
     if (!lease) {
-      const { promoted } = await waitForSlot(job, tenant, limit, token);
+      const { promoted } = await delayUntilSlot(gate, job, { tenant, limit }, deps.slotWaitMs ?? 2000, token);
       logger.debug({ limit, promoted }, 'no free tenant slot: chunk delayed');
       throw new DelayedError();
     }
@@ -176,7 +152,7 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       return { outcomes: outcomes.length };
     } finally {
       await lease.release();
-      await wakeOneWaiter(tenant);
+      await wake(tenant);
     }
   };
 }
