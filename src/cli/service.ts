@@ -7,7 +7,7 @@ import {
 } from '../client/index.js';
 import { loadPartnerConfig } from '../config/partner-env.js';
 import { gateHooks, partnerScope } from '../gate/client-hooks.js';
-import type { TenantGate } from '../gate/gate.js';
+import type { ScopePauses } from '../gate/gate.js';
 import type { Clock } from '../time/clock.js';
 
 export interface ServiceConnection {
@@ -30,7 +30,7 @@ export const EMBEDDED_SANDBOX = 'embedded sandbox';
  */
 export async function connectService(
   env: NodeJS.ProcessEnv,
-  gate: TenantGate,
+  gate: ScopePauses,
   clock: Clock,
   logger: Logger,
   options: {

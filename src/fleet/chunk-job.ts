@@ -11,18 +11,17 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
-import { type TenantGate, tenantKey } from '../gate/gate.js';
-import { withLogContext } from '../logging/log-context.js';
+import { type FleetGate, tenantKey } from '../gate/gate.js';
 import type { Chunk } from '../sync/chunk.js';
+import { executeChunk } from '../sync/execute-chunk.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
-import type { RecordOutcome } from '../sync/outcome.js';
 import type { SyncClient } from '../sync/ports.js';
-import { failedAll } from '../sync/settle.js';
 import type { Clock } from '../time/clock.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
+import { delayUntilSlot, wakeOneWaiter } from './slot-wait.js';
 
 /**
  * What a chunk job carries: the chunk without its records, which wait beside it
@@ -50,7 +49,7 @@ export async function queueChunk(
 export interface ChunkJobDeps {
   client: SyncClient;
   clock: Clock;
-  gate: TenantGate;
+  gate: FleetGate;
   store: RedisRunStore;
   redis: Redis;
   keys: FleetKeys;
@@ -72,13 +71,8 @@ export interface ChunkJobDeps {
  * existence checks make the replay harmless.
  */
 export function chunkProcessor(deps: ChunkJobDeps) {
-  const waiters = (tenant: string) => deps.keys.waiters(tenant);
-  async function wakeOneWaiter(tenant: string): Promise<void> {
-    const [id] = await deps.redis.zpopmin(waiters(tenant));
-    if (!id) return;
-    // promote() refuses a job that is not delayed (it is already on its way back, or gone).
-    await (await deps.chunks.getJob(id))?.promote().catch(() => undefined);
-  }
+  const { gate } = deps;
+  const wake = (tenant: string) => wakeOneWaiter(gate, tenant, (id) => deps.chunks.getJob(id));
 
   /**
    * The chunk with its records, validated; undefined when a run of this job already stored its
@@ -106,41 +100,32 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       chunk: header.seq,
     };
     const logger = deps.logger.child(bindings);
-    let lease = await deps.gate.tryAcquire(tenant, limit);
+    const lease = await gate.tryAcquire(tenant, limit);
     if (!lease) {
-      await deps.redis.zadd(waiters(tenant), Date.now(), jobId);
-      // A slot freed between the first try and the registration would wake nobody: try once more.
-      lease = await deps.gate.tryAcquire(tenant, limit);
-    }
-    if (!lease) {
-      const wait = deps.slotWaitMs ?? 2000;
-      await job.moveToDelayed(Date.now() + wait + Math.floor(Math.random() * wait), token);
-      // A slot freed while this job was on its way to the delayed set found it not delayed yet, so
-      // its waker could not promote it: it would sleep the whole wait beside a free slot.
-      const probe = await deps.gate.tryAcquire(tenant, limit);
-      if (probe) {
-        await probe.release();
-        await job.promote().catch(() => undefined);
-      }
-      logger.debug({ limit, promoted: probe !== undefined }, 'no free tenant slot: chunk delayed');
+      const { promoted } = await delayUntilSlot(gate, job, { tenant, limit }, deps.slotWaitMs ?? 2000, token);
+      logger.debug({ limit, promoted }, 'no free tenant slot: chunk delayed');
       throw new DelayedError();
     }
     logger.debug({ limit }, 'tenant slot taken: chunk syncing');
-    let outcomes: RecordOutcome[];
     const elapsed = stopwatch();
-    const { meter } = deps;
     try {
-      await deps.redis.zrem(waiters(tenant), jobId);
+      await gate.removeWaiter(tenant, jobId);
       const chunk = await loadRecords(jobId, header);
       if (!chunk) return { outcomes: 0 };
+      const { meter } = deps;
       const run = deps.store.handle(
         chunk.runId,
         `chunk:${chunk.seq}`,
         meter && ((stored) => meter.recorded(chunk.kind, chunk.accountId, stored)),
       );
-      try {
+      const outcomes = await executeChunk(chunk, {
+        run,
+        logger,
         // The shared client's lines (retries, alerts) then carry the chunk's bindings too.
-        outcomes = await withLogContext(bindings, () =>
+        logContext: bindings,
+        elapsed,
+        meter,
+        sync: () =>
           syncChunkJob.run(chunk, {
             client: deps.client,
             clock: deps.clock,
@@ -150,33 +135,24 @@ export function chunkProcessor(deps: ChunkJobDeps) {
             claims: new RedisCreateClaims(deps.redis, deps.keys),
             ...(deps.signal ? { signal: deps.signal } : {}),
           }),
-        );
-      } catch (error) {
-        if (deps.signal?.aborted) {
+        takeOver: async () => {
+          if (!deps.signal?.aborted) return undefined;
           // The worker is shutting down past its grace period (worker.ts) and aborted the chunk's
-          // requests. The chunk is released, not failed: storing its records as failed used to
-          // complete the job, so a plain shutdown showed up as failed records in the run's report.
-          // Back to the queue at once; should that fail, the lock expires and the stalled-job check
-          // hands it on. Another worker replays it; the existence checks make that harmless.
+          // requests. The chunk is released, not failed: failed records would complete the job,
+          // and a plain shutdown would show up as failed records in the run's report. Back to the
+          // queue at once; should that fail, the lock expires and the stalled-job check hands it
+          // on. Another worker replays it; the existence checks make that harmless.
           logger.warn('worker shutting down: chunk released to another worker');
           await job.moveToWait(token).catch(() => undefined);
           throw new WaitingError();
-        }
-        // Not a service answer (those are outcomes already): a bug or lost infrastructure. The
-        // chunk's records are failed with the reason, so the run can finish and retry them later.
-        logger.error({ err: error }, 'chunk failed unexpectedly');
-        const message = error instanceof Error ? error.message : String(error);
-        outcomes = failedAll(chunk.records, { code: 'UNEXPECTED_ERROR', message });
-        await run.report.record(outcomes);
-      }
-      // Stored outcomes settle the records: a replay from here on finds the batch, not the records.
-      await deps.records.delete(jobId);
-      // Every run of the chunk is timed, a replay included: it did the work again.
-      meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed());
+        },
+        // Stored outcomes settle the records: a replay from here on finds the batch, not the records.
+        stored: () => deps.records.delete(jobId),
+      });
+      return { outcomes: outcomes.length };
     } finally {
       await lease.release();
-      await wakeOneWaiter(tenant);
+      await wake(tenant);
     }
-    return { outcomes: outcomes.length };
   };
 }

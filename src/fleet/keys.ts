@@ -24,7 +24,6 @@ export function fleetKeys(prefix: string) {
     runs: () => k('runs'),
     runsOfFeed: (feed: string) => k('runs', feed),
     files: (feed: string) => k('files', feed),
-    waiters: (tenant: string) => k('waiters', tenant),
     /** The records of one queued chunk job (chunk-records.ts). */
     chunkRecords: (jobId: string) => k('chunk', jobId, 'records'),
     /** Each feed's health (src/ops/alerts): `failing:<feed>` and `dropped:<feed>` fields. */

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { TenantGate } from '../gate/gate.js';
+import type { FleetGate } from '../gate/gate.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
@@ -29,7 +29,7 @@ export interface WorkerDeps {
   keys: FleetKeys;
   store: RedisRunStore;
   registry: FileRegistry;
-  gate: TenantGate;
+  gate: FleetGate;
   client: SyncClient;
   clock: Clock;
   logger: Logger;

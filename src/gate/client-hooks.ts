@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ClientHooks } from '../client/index.js';
 import type { Clock } from '../time/clock.js';
-import type { TenantGate } from './gate.js';
+import type { ScopePauses } from './gate.js';
 
 /** The pause scope of a 429: every request made with these partner credentials. */
 export const partnerScope = (clientId: string) => `partner:${clientId}`;
@@ -13,7 +13,7 @@ export const partnerScope = (clientId: string) => `partner:${clientId}`;
  * client itself, send-loop.ts; a second line here made every such failure two alerts.)
  */
 export function gateHooks(
-  gate: TenantGate,
+  gate: ScopePauses,
   scope: string,
   clock: Clock,
   logger: Logger,

@@ -1,13 +1,16 @@
 import { abortReason, type Clock, systemClock } from '../time/clock.js';
-import type { Lease, TenantGate } from './gate.js';
+import type { Lease, WaitingGate } from './gate.js';
 
 interface Waiter {
   limit: number;
   grant: (lease: Lease) => void;
 }
 
-/** The gate of one process: semaphores per tenant and pause deadlines per scope, in memory. */
-export class MemoryGate implements TenantGate {
+/**
+ * The gate of one process (the in-process runner): semaphores per tenant whose callers wait in
+ * arrival order, and pause deadlines per scope, in memory.
+ */
+export class MemoryGate implements WaitingGate {
   private readonly inFlight = new Map<string, number>();
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly pauses = new Map<string, number>();
@@ -15,17 +18,15 @@ export class MemoryGate implements TenantGate {
   constructor(private readonly clock: Clock = systemClock) {}
 
   async tryAcquire(tenant: string, limit: number): Promise<Lease | undefined> {
-    if ((this.inFlight.get(tenant) ?? 0) >= limit || (this.waiters.get(tenant)?.length ?? 0) > 0)
-      return undefined;
-    return this.take(tenant);
+    return this.admit(tenant, limit);
   }
 
   acquire(tenant: string, limit: number, signal?: AbortSignal): Promise<Lease> {
-    // Like RedisGate: an already-aborted caller gets no slot, even a free one.
+    // An already-aborted caller gets no slot, even a free one: it has given up.
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if ((this.inFlight.get(tenant) ?? 0) < limit && !(this.waiters.get(tenant)?.length ?? 0)) {
-      return Promise.resolve(this.take(tenant));
-    }
+    // Checked and queued in one synchronous step: a release in between would wake nobody.
+    const now = this.admit(tenant, limit);
+    if (now) return Promise.resolve(now);
     return new Promise<Lease>((resolve, reject) => {
       const queue = this.waiters.get(tenant) ?? [];
       this.waiters.set(tenant, queue);
@@ -58,6 +59,12 @@ export class MemoryGate implements TenantGate {
       if (wait <= 0) return;
       await this.clock.sleep(wait, signal);
     }
+  }
+
+  /** A slot when the tenant is below its limit and nobody waits ahead; undefined otherwise. */
+  private admit(tenant: string, limit: number): Lease | undefined {
+    const full = (this.inFlight.get(tenant) ?? 0) >= limit || (this.waiters.get(tenant)?.length ?? 0) > 0;
+    return full ? undefined : this.take(tenant);
   }
 
   /** Slots in use per tenant (for tests and metrics). */

@@ -4,22 +4,23 @@ import { importFileJob } from '../../jobs/import-file.js';
 import { syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { type TenantGate, tenantKey } from '../gate/gate.js';
+import { type Lease, tenantKey, type WaitingGate } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
 import { FileReportSink, type ReportFiles, write } from '../report-files/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
 import { openRecords, type RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
+import { failedAll } from '../sync/build-outcome.js';
 import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
+import { executeChunk } from '../sync/execute-chunk.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
 import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
 import { newRunId } from '../sync/run-id.js';
-import { failedAll } from '../sync/settle.js';
 import { predictChunk } from '../sync/strategies/predict.js';
 import type { Clock } from '../time/clock.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
@@ -29,7 +30,7 @@ export interface RunnerDeps {
   client: SyncClient;
   clock: Clock;
   logger: Logger;
-  gate: TenantGate;
+  gate: WaitingGate;
   reportDir: string;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
@@ -95,38 +96,43 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   const inFlight = new Set<Promise<void>>();
   const { interrupt } = deps;
   const interrupted = () => interrupt?.aborted === true;
-  const notSent = (chunk: Chunk) =>
-    run.report.record(
-      failedAll(chunk.records, {
-        code: 'INTERRUPTED',
-        message: `not sent: the run was interrupted (${String(interrupt?.reason)}); the next run sends it`,
-      }),
-    );
+  const notSent = async (chunk: Chunk) => {
+    const outcomes = failedAll(chunk.records, {
+      code: 'INTERRUPTED',
+      message: `not sent: the run was interrupted (${String(interrupt?.reason)}); the next run sends it`,
+    });
+    await run.report.record(outcomes);
+    return outcomes;
+  };
   // Waiting for a slot ends on an interrupt too: those records are then not sent.
   const slotSignal = AbortSignal.any([interrupt, deps.signal].filter((s) => s !== undefined));
-  const dispatch = async (chunk: Chunk) => {
-    if (interrupted()) return notSent(chunk);
-    let lease: Awaited<ReturnType<TenantGate['acquire']>>;
+  const dispatch = async (chunk: Chunk): Promise<void> => {
+    if (interrupted()) {
+      await notSent(chunk);
+      return;
+    }
+    let lease: Lease;
     try {
       lease = await deps.gate.acquire(tenantKey(chunk.accountId), feed.concurrency, slotSignal);
     } catch (error) {
-      if (interrupted()) return notSent(chunk);
-      throw error;
+      if (!interrupted()) throw error;
+      await notSent(chunk);
+      return;
     }
     const ctx = chunkCtx(chunk);
-    const elapsed = stopwatch();
-    // The shared client's lines (retries, alerts) carry the chunk too (log-context.ts).
-    const task = withLogContext({ chunk: chunk.seq }, () => syncChunkJob.run(chunk, { ...ctx, run }))
+    const task = executeChunk(chunk, {
+      run,
+      logger: ctx.logger,
+      // The shared client's lines (retries, alerts) carry the chunk too (log-context.ts).
+      logContext: { chunk: chunk.seq },
+      elapsed: stopwatch(),
+      meter,
+      sync: () => syncChunkJob.run(chunk, { ...ctx, run }),
+      // Past the grace period of an interrupt its requests were aborted: not sent (or not
+      // confirmed), which the next run's existence check settles.
+      takeOver: async () => (interrupted() && deps.signal?.aborted ? notSent(chunk) : undefined),
+    })
       .then(() => undefined)
-      .catch(async (error: unknown) => {
-        // Past the grace period of an interrupt its requests were aborted: not sent (or not
-        // confirmed), which the next run's existence check settles.
-        if (interrupted() && deps.signal?.aborted) return notSent(chunk);
-        logger.error({ err: error, chunk: chunk.seq }, 'chunk failed unexpectedly');
-        const message = error instanceof Error ? error.message : String(error);
-        await run.report.record(failedAll(chunk.records, { code: 'UNEXPECTED_ERROR', message }));
-      })
-      .then(() => meter?.chunkSynced(chunk.kind, chunk.accountId, elapsed()))
       .finally(() => lease.release());
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));

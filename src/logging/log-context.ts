@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
 
-type Bindings = Readonly<Record<string, string | number>>;
+export type LogBindings = Readonly<Record<string, string | number>>;
 
-const context = new AsyncLocalStorage<Bindings>();
+const context = new AsyncLocalStorage<LogBindings>();
 
 /**
  * Runs `fn` with `bindings` (runId, tenant, job, chunk …) added to every log line written while it
@@ -11,7 +11,7 @@ const context = new AsyncLocalStorage<Bindings>();
  * process and logs with its own logger, so without this its retry and alert lines could not be
  * traced to the run and chunk that made the call. Nested calls add to the outer bindings.
  */
-export function withLogContext<T>(bindings: Bindings, fn: () => T): T {
+export function withLogContext<T>(bindings: LogBindings, fn: () => T): T {
   return context.run({ ...context.getStore(), ...bindings }, fn);
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MappedRecord } from '../sources/record.js';
+import type { ChunkOutcomes } from './chunk-outcomes.js';
 import type { ChunkContext, CreateClaims } from './ports.js';
-import type { ChunkOutcomes } from './settle.js';
 
 /*
  * Short claims on "creating (account, kind, externalId) now", so that two runs (or two workers)

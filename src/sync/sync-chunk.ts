@@ -1,8 +1,8 @@
+import { failedAll } from './build-outcome.js';
 import type { Chunk } from './chunk.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
-import { failedAll } from './settle.js';
 import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
 import { STRATEGIES } from './strategies/index.js';
 

@@ -12,7 +12,7 @@ import { connectRedis } from '../../src/fleet/redis.js';
 import { RedisRunStore } from '../../src/fleet/run-store.js';
 import { type RunningWorker, startWorker } from '../../src/fleet/worker.js';
 import { gateHooks, partnerScope } from '../../src/gate/client-hooks.js';
-import type { TenantGate } from '../../src/gate/gate.js';
+import type { ScopePauses } from '../../src/gate/gate.js';
 import { RedisGate } from '../../src/gate/redis-gate.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { metricsHooks } from '../../src/ops/client-metrics.js';
@@ -87,9 +87,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       leaseTtlMs: config.slotLeaseMs,
     });
     // The gate as the hooks see it, noting when a pause has been stored (for the 429 test).
-    const observed: TenantGate = {
-      tryAcquire: (t, l) => gate.tryAcquire(t, l),
-      acquire: (t, l, signal) => gate.acquire(t, l, signal),
+    const observed: ScopePauses = {
       waitUntilOpen: (scope, signal) => gate.waitUntilOpen(scope, signal),
       pause: async (scope, untilMs) => {
         await gate.pause(scope, untilMs);

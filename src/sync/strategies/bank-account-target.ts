@@ -1,9 +1,9 @@
 import { ApiError, type BankAccountCreateBody } from '../../client/index.js';
 import type { BankAccountTarget } from '../../config/feed.js';
 import type { BankAccount } from '../../contract/index.js';
+import type { OutcomeFields } from '../build-outcome.js';
 import { withCreateClaim } from '../create-claims.js';
 import type { ChunkContext } from '../ports.js';
-import type { OutcomeFields } from '../settle.js';
 import { RunStopError, stopFor } from '../stop.js';
 import { createConfirmed } from './confirmed-writes.js';
 

@@ -1,15 +1,12 @@
 import { type BankAccount, BankAccountUpdate } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
+import type { OutcomeFields } from '../build-outcome.js';
+import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
 import { withCreateClaims } from '../create-claims.js';
+import { firstOfEachExternalId } from '../first-of-each.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
-import {
-  type ChunkOutcomes,
-  firstOfEachExternalId,
-  type OutcomeFields,
-  type Refusal,
-  settleChunk,
-} from '../settle.js';
+import type { Refusal } from '../refusal.js';
 import {
   ambiguousTarget,
   createBankAccountConfirmed,

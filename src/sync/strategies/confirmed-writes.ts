@@ -1,6 +1,7 @@
 import { ApiError } from '../../client/index.js';
+import type { OutcomeFields } from '../build-outcome.js';
 import type { ChunkContext } from '../ports.js';
-import { type OutcomeFields, type Refusal, refusalOf } from '../settle.js';
+import { type Refusal, refusalOf } from '../refusal.js';
 import { RecheckSchedule } from './recheck.js';
 
 /** What a re-read after an ambiguous answer found: the target as the service holds it now, or the record's outcome. */

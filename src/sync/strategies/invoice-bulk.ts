@@ -7,8 +7,10 @@ import {
   invoiceTypeFilterOf,
 } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
+import { bulkErrorOutcome, itemAt } from '../bulk-answer.js';
+import type { ChunkOutcomes } from '../chunk-outcomes.js';
 import type { ChunkContext } from '../ports.js';
-import { bulkErrorOutcome, type ChunkOutcomes, itemAt, sendSettling } from '../settle.js';
+import { sendSettling } from '../send-settling.js';
 
 export type InvoiceRecord = MappedRecord<'invoices'>;
 

@@ -1,8 +1,11 @@
 import { type Invoice, InvoiceUpdate } from '../../contract/index.js';
+import type { OutcomeFields } from '../build-outcome.js';
+import { settleChunk } from '../chunk-outcomes.js';
 import { withCreateClaims } from '../create-claims.js';
+import { firstOfEachExternalId } from '../first-of-each.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
-import { firstOfEachExternalId, type OutcomeFields, type Refusal, settleChunk } from '../settle.js';
+import type { Refusal } from '../refusal.js';
 import { updateConfirmed } from './confirmed-writes.js';
 import { changedFields, patchRules, type UpsertOptions } from './field-diff.js';
 import { createInvoices, filterOf, type InvoiceRecord, lookupInvoices } from './invoice-bulk.js';

@@ -1,9 +1,11 @@
 import { ApiError } from '../../client/index.js';
 import type { BulkPlansResponse } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
+import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
+import { firstOfEachKey } from '../first-of-each.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
-import { type ChunkOutcomes, firstOfEachKey, sendSettling, settleChunk } from '../settle.js';
+import { sendSettling } from '../send-settling.js';
 import { RecheckSchedule } from './recheck.js';
 
 type PlanRecord = MappedRecord<'plans'>;

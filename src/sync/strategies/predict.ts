@@ -1,7 +1,7 @@
 import type { MappedRecord } from '../../sources/record.js';
+import { outcomeOf } from '../build-outcome.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
-import { outcomeOf } from '../settle.js';
 import { changedFields } from './field-diff.js';
 import type { ChunkSettings } from './index.js';
 import { type InvoiceRecord, lookupInvoices } from './invoice-bulk.js';

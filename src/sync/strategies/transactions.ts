@@ -1,9 +1,11 @@
 import { ApiError } from '../../client/index.js';
 import type { BulkTransactionsResponse } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
+import { bulkErrorOutcome, itemAt } from '../bulk-answer.js';
+import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
-import { bulkErrorOutcome, type ChunkOutcomes, itemAt, sendSettling, settleChunk } from '../settle.js';
+import { sendSettling } from '../send-settling.js';
 import { RecheckSchedule } from './recheck.js';
 
 type TxRecord = MappedRecord<'transactions'>;
