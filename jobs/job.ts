@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import { compiled } from '../src/contract/index.js';
 import type { RunHandle } from '../src/sync/run-handle.js';
 
-/** What every job gets (design.md example 4): a scoped logger, an abort signal, and its run. */
+/**
+ * What every job gets, so it runs the same in either runner: a scoped logger, an abort signal, and
+ * its run (where outcomes are stored).
+ */
 export interface JobContext {
   logger: Logger;
   signal?: AbortSignal;

@@ -9,8 +9,8 @@ export const partnerScope = (clientId: string) => `partner:${clientId}`;
 /**
  * The client hooks that make a 429 pause fleet-wide: the 429's Retry-After pauses the scope in
  * the gate (in memory for `sync`, in Redis for the fleet), and no request of the scope starts
- * until the pause has passed. (Calls that fail after every retry are logged as alerts by the
- * client itself, send-loop.ts; a second line here made every such failure two alerts.)
+ * until the pause has passed. Calls that fail after every retry are logged as alerts by the
+ * client itself (send-loop.ts), not here, so one failure is one alert.
  */
 export function gateHooks(
   gate: ScopePauses,
