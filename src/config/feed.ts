@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { BANK_ACCOUNT_TYPES, CURRENCY_CODES } from '../contract/index.js';
+import type { KindFeedKey } from '../kinds/definition.js';
+import { KINDS, RECORD_KINDS, type RecordKind } from '../kinds/registry.js';
+import { BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
 import { compileDateFormat } from '../sources/values/date.js';
-import { KIND_FIELDS, RECORD_KINDS } from './kinds.js';
+import { WRITE_MODES } from '../sync/chunk-settings.js';
 
 /** An unsupported dateFormat is a load-time error (file and key), not a rejection of every row. */
 function supportedDateFormat(format: string, ctx: z.RefinementCtx): void {
@@ -103,17 +105,13 @@ export const Source = z
   });
 export type Source = z.output<typeof Source>;
 
-/** The bank account a transactions feed writes to: found by externalId, created (PARTNER) when absent. */
-export const BankAccountTarget = z.strictObject({
-  externalId: z.string().min(1),
-  accountName: z.string().min(1),
-  bankName: z.string().min(1).max(255),
-  accountCurrency: z.enum(CURRENCY_CODES).default('EUR'),
-  accountType: z.enum(BANK_ACCOUNT_TYPES).default('CHECKING'),
-  iban: z.string().optional(),
-  accountNumber: z.string().optional(),
-});
-export type BankAccountTarget = z.output<typeof BankAccountTarget>;
+/** Feed keys that belong to kinds (KindDefinition.feedKeys): what they are, for the messages. */
+const KIND_FEED_KEYS: Record<KindFeedKey, { required: string; what: string }> = {
+  bankAccount: {
+    required: 'the target bank account (externalId, accountName, bankName, ...)',
+    what: 'a target bank account',
+  },
+};
 
 export const Feed = z
   .strictObject({
@@ -124,7 +122,7 @@ export const Feed = z
     mapping: z.record(z.string(), FieldMapping),
     bankAccount: BankAccountTarget.optional(),
     /** invoices and bank-accounts: upsert (default), insert (create only) or update (update only). */
-    mode: z.enum(['upsert', 'insert', 'update']).default('upsert'),
+    mode: z.enum(WRITE_MODES).default('upsert'),
     /** invoices/bank-accounts updates: whether an empty source cell clears the service's value. */
     emptyCellClears: z.boolean().default(false),
     /** plans: replace the period's value (idempotent reruns) rather than add to it. */
@@ -138,7 +136,8 @@ export const Feed = z
     identityScheme: z.literal([1, 2]).default(2),
   })
   .superRefine((feed, ctx) => {
-    const fields = KIND_FIELDS[feed.kind];
+    const kind = KINDS[feed.kind];
+    const fields = kind.fields;
     for (const field of Object.keys(feed.mapping)) {
       if (!(field in fields)) {
         ctx.addIssue({
@@ -157,21 +156,25 @@ export const Feed = z
         });
       }
     }
-    if (feed.kind === 'transactions' && !feed.bankAccount) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['bankAccount'],
-        message:
-          'required for kind transactions: the target bank account (externalId, accountName, bankName, ...)',
-      });
-    }
-    if (feed.kind !== 'transactions' && feed.bankAccount) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['bankAccount'],
-        message: 'only transactions feeds have a target bank account',
-      });
+    for (const [key, text] of Object.entries(KIND_FEED_KEYS)) {
+      const owners = RECORD_KINDS.filter((k) => KINDS[k].feedKeys?.some((owned) => owned === key));
+      const owned = owners.includes(feed.kind);
+      const present = feed[key as keyof typeof feed] !== undefined;
+      if (owned && !present)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `required for kind ${feed.kind}: ${text.required}`,
+        });
+      if (!owned && present)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `only ${owners.join(', ')} feeds have ${text.what}`,
+        });
     }
   });
 export type Feed = z.output<typeof Feed>;
+/** A feed of one kind: its records are RecordOf<K>. */
+export type FeedOf<K extends RecordKind> = Feed & { kind: K };
 export type FeedInput = z.input<typeof Feed>;

@@ -3,6 +3,7 @@ import {
   type BulkInvoicesResponse,
   type BulkItemError,
   type Invoice,
+  type InvoiceCreate,
   type InvoiceTypeFilter,
   invoiceTypeFilterOf,
 } from '../../contract/index.js';
@@ -10,7 +11,7 @@ import type { MappedRecord } from '../../sources/record.js';
 import type { ChunkContext } from '../ports.js';
 import { bulkErrorOutcome, type ChunkOutcomes, itemAt, sendSettling } from '../settle.js';
 
-export type InvoiceRecord = MappedRecord<'invoices'>;
+export type InvoiceRecord = MappedRecord<InvoiceCreate>;
 
 export const filterOf = (record: InvoiceRecord): InvoiceTypeFilter =>
   invoiceTypeFilterOf(record.payload.invoiceType);

@@ -1,12 +1,12 @@
 import { ApiError } from '../../client/index.js';
-import type { BulkPlansResponse } from '../../contract/index.js';
+import type { BulkPlansResponse, PlanRequest } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
 import { type ChunkOutcomes, firstOfEachKey, sendSettling, settleChunk } from '../settle.js';
 import { RecheckSchedule } from './recheck.js';
 
-type PlanRecord = MappedRecord<'plans'>;
+type PlanRecord = MappedRecord<PlanRequest>;
 
 const replaces = (record: PlanRecord): boolean => record.payload.replaceCurrentValuesForThePeriod === true;
 

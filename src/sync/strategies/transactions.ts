@@ -1,12 +1,12 @@
 import { ApiError } from '../../client/index.js';
-import type { BulkTransactionsResponse } from '../../contract/index.js';
+import type { BulkTransactionsResponse, TransactionInput } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
 import { bulkErrorOutcome, type ChunkOutcomes, itemAt, sendSettling, settleChunk } from '../settle.js';
 import { RecheckSchedule } from './recheck.js';
 
-type TxRecord = MappedRecord<'transactions'>;
+type TxRecord = MappedRecord<TransactionInput>;
 
 /**
  * Syncs one chunk of transactions into one bank account (design.md, correctness protocol):
