@@ -3,6 +3,7 @@ import type { MappedRecord } from '../sources/record.js';
 import type { ChunkSettings, WriteMode } from '../sync/chunk-settings.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
+import type { HeldVerdict } from '../sync/strategies/held.js';
 import type { KindFields } from './field-spec.js';
 import type { BankAccountTarget } from './transactions/bank-account-target.js';
 
@@ -16,12 +17,6 @@ export interface KindFeedOptions {
 
 /** Feed keys that belong to kinds: a kind that lists one requires it, feeds of other kinds must not have it. */
 export type KindFeedKey = 'bankAccount';
-
-/** A dry run's verdict on a record the service already holds as it is: the real run would skip it. */
-export interface Held {
-  serviceId?: number;
-  message: string;
-}
 
 /**
  * Everything erp-bridge knows about one record kind, typed on its payload P (the contract's create
@@ -39,7 +34,9 @@ export interface KindDefinition<P> {
   amountField?: string;
   /**
    * The fields a version-2 derived identity is built from, sorted (docs/identity.md): what a record
-   * *is*, not what a user may later re-map or what changes over a record's life.
+   * *is*, not what a user may later re-map or what changes over a record's life (a category, an
+   * invoice's status or open amount). The other mapped fields are still sent; they just do not
+   * name the record.
    */
   identityFields: readonly string[];
   /** False: the API has no externalId for the kind; the ID only names the record in reports. */
@@ -64,5 +61,5 @@ export interface KindDefinition<P> {
     records: readonly MappedRecord<P>[],
     settings: ChunkSettings,
     ctx: ChunkContext,
-  ): Promise<(record: MappedRecord<P>) => Held | undefined>;
+  ): Promise<(record: MappedRecord<P>) => HeldVerdict>;
 }
