@@ -106,12 +106,13 @@ export const Source = z
 export type Source = z.output<typeof Source>;
 
 /** Feed keys that belong to kinds (KindDefinition.feedKeys): what they are, for the messages. */
-const KIND_FEED_KEYS: Record<KindFeedKey, { required: string; what: string }> = {
-  bankAccount: {
+const KIND_FEED_KEYS: readonly { key: KindFeedKey; required: string; what: string }[] = [
+  {
+    key: 'bankAccount',
     required: 'the target bank account (externalId, accountName, bankName, ...)',
     what: 'a target bank account',
   },
-};
+];
 
 export const Feed = z
   .strictObject({
@@ -136,8 +137,7 @@ export const Feed = z
     identityScheme: z.literal([1, 2]).default(2),
   })
   .superRefine((feed, ctx) => {
-    const kind = KINDS[feed.kind];
-    const fields = kind.fields;
+    const { fields } = KINDS[feed.kind];
     for (const field of Object.keys(feed.mapping)) {
       if (!(field in fields)) {
         ctx.addIssue({
@@ -156,10 +156,11 @@ export const Feed = z
         });
       }
     }
-    for (const [key, text] of Object.entries(KIND_FEED_KEYS)) {
-      const owners = RECORD_KINDS.filter((k) => KINDS[k].feedKeys?.some((owned) => owned === key));
+    for (const text of KIND_FEED_KEYS) {
+      const { key } = text;
+      const owners = RECORD_KINDS.filter((k) => KINDS[k].feedKeys?.includes(key));
       const owned = owners.includes(feed.kind);
-      const present = feed[key as keyof typeof feed] !== undefined;
+      const present = feed[key] !== undefined;
       if (owned && !present)
         ctx.addIssue({
           code: 'custom',
