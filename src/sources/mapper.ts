@@ -19,12 +19,12 @@ export function compileMapper<K extends RecordKind>(
   feed: FeedOf<K>,
   columns: Columns | undefined,
 ): RecordMapper<RecordOf<K>> {
-  const kind = KINDS[feed.kind];
+  const definition = KINDS[feed.kind];
   const formats: CellFormats = {
     decimalSeparator: feed.source.decimalSeparator,
     dateFormat: compileDateFormat(feed.source.dateFormat),
   };
-  const fields = kind.fields;
+  const fields = definition.fields;
   const readers: [string, FieldReader][] = [];
   const implicit: [string, string | number | boolean][] = [];
   for (const [field, spec] of Object.entries(fields)) {
@@ -33,7 +33,7 @@ export function compileMapper<K extends RecordKind>(
       readers.push([field, fieldReader(field, mapping, spec.type, columns, formats, spec.required)]);
     else if (spec.implicit !== undefined) implicit.push([field, spec.implicit]);
   }
-  for (const [field, value] of Object.entries(kind.payloadDefaults?.(feed) ?? {})) {
+  for (const [field, value] of Object.entries(definition.payloadDefaults?.(feed) ?? {})) {
     if (feed.mapping[field] === undefined) implicit.push([field, value]);
   }
   const exclusions = feed.exclude.map((rule, i) => {
@@ -53,20 +53,19 @@ export function compileMapper<K extends RecordKind>(
         : undefined;
     };
   });
-  const schema = compiled(kind.create);
-  const amountField = kind.amountField;
+  const schema = compiled(definition.create);
+  const amountField = definition.amountField;
   const scheme = feed.identityScheme;
   const ids = new DerivedIds(scheme);
   // Scheme 2: the identity fields' converted values, kept per row in sorted-field order.
-  const identityFields = kind.identityFields;
+  const identityFields = definition.identityFields;
   const slotOf = new Map(identityFields.map((field, i) => [field, i]));
   const readerSlots = readers.map(([field]) => slotOf.get(field) ?? -1);
   const implicitSlots = implicit.map(([field]) => slotOf.get(field) ?? -1);
   const identityValues: (Converted | undefined)[] = new Array(identityFields.length);
-  const { sendsExternalId } = kind;
+  const { sendsExternalId } = definition;
 
-  const amountReader =
-    amountField === undefined ? undefined : readers.find(([field]) => field === amountField)?.[1];
+  const amountReader = readers.find(([field]) => field === amountField)?.[1];
 
   return (row) => {
     for (const excluded of exclusions) {
