@@ -56,6 +56,25 @@ module.exports = {
       to: { path: '^(src|jobs)/', pathNot: '^src/time/' },
     },
     {
+      name: 'strategies-import-no-kind-definition',
+      comment:
+        "src/kinds (definitions, registry) imports the strategies; a strategy may import only a kind's data leaves (its field table, the transactions target schema), so the registry never reaches itself.",
+      severity: 'error',
+      from: { path: '^src/sync/strategies/' },
+      to: {
+        path: '^src/kinds/',
+        pathNot: '^src/kinds/(field-spec|[^/]+/(fields|bank-account-target))[.]ts$',
+      },
+    },
+    {
+      name: 'kind-data-is-leaf',
+      comment:
+        "A kind's field table and target schema are data: they import only the contract and the field-spec types.",
+      severity: 'error',
+      from: { path: '^src/kinds/(field-spec|[^/]+/(fields|bank-account-target))[.]ts$' },
+      to: { path: '^(src|jobs)/', pathNot: '^src/(contract/|kinds/field-spec[.]ts$)' },
+    },
+    {
       name: 'only-cli-wires',
       comment: 'Nothing imports the CLI.',
       severity: 'error',

@@ -1,21 +1,16 @@
 import { z } from 'zod';
-import { RECORD_KINDS } from '../src/config/kinds.js';
-import {
-  BankAccountCreate,
-  InvoiceCreate,
-  LIMITS,
-  PlanRequest,
-  TransactionInput,
-} from '../src/contract/index.js';
-import type { Chunk } from '../src/sync/chunk.js';
+import { compiled, LIMITS } from '../src/contract/index.js';
+import { KINDS, RECORD_KINDS, type RecordKind, type RecordOf } from '../src/kinds/registry.js';
+import { type Chunk, type ChunkOf, chunkOf } from '../src/sync/chunk.js';
+import { WRITE_MODES } from '../src/sync/chunk-settings.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
 import type { CreateClaims, SyncClient } from '../src/sync/ports.js';
 import { syncChunk } from '../src/sync/sync-chunk.js';
 import type { Clock } from '../src/time/clock.js';
 import type { JobContext, JobDefinition } from './job.js';
 
-/** A record as it crossed a process boundary: its payload is checked against the contract again. */
-function recordsOf<T extends z.ZodType>(payload: T) {
+/** A record as it crossed a process boundary: its payload is checked against its kind's contract again. */
+function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
   return z
     .array(
       z.strictObject({
@@ -23,7 +18,7 @@ function recordsOf<T extends z.ZodType>(payload: T) {
         line: z.int().positive(),
         externalId: z.string().min(1),
         derivedId: z.boolean(),
-        payload,
+        payload: KINDS[kind].create,
         amount: z.string().optional(),
       }),
     )
@@ -38,7 +33,7 @@ const chunkFields = {
   seq: z.int().positive(),
   settings: z.strictObject({
     bankAccountId: z.int().positive().optional(),
-    mode: z.enum(['upsert', 'insert', 'update']),
+    mode: z.enum(WRITE_MODES),
     emptyCellClears: z.boolean(),
     mappedFields: z.array(z.string()),
   }),
@@ -53,12 +48,26 @@ export const SyncChunkHeader = z.strictObject({
 });
 export type SyncChunkHeader = z.output<typeof SyncChunkHeader>;
 
-export const SyncChunkPayload = z.discriminatedUnion('kind', [
-  z.strictObject({ ...chunkFields, kind: z.literal('transactions'), records: recordsOf(TransactionInput) }),
-  z.strictObject({ ...chunkFields, kind: z.literal('invoices'), records: recordsOf(InvoiceCreate) }),
-  z.strictObject({ ...chunkFields, kind: z.literal('plans'), records: recordsOf(PlanRequest) }),
-  z.strictObject({ ...chunkFields, kind: z.literal('bank-accounts'), records: recordsOf(BankAccountCreate) }),
-]);
+function chunkSchemaOf<K extends RecordKind>(kind: K): z.ZodType<ChunkOf<K>> {
+  return z.strictObject({ ...chunkFields, kind: z.literal(kind), records: recordsOf(kind) });
+}
+
+/** One schema per registered kind, compiled once. */
+const CHUNK_SCHEMAS = new Map(RECORD_KINDS.map((kind) => [kind, compiled(chunkSchemaOf(kind))]));
+
+/**
+ * A whole chunk, checked by its kind's schema (the kind is read first, so a chunk is validated
+ * once, against its own kind, and a kind missing from the registry cannot be missing here).
+ */
+export const SyncChunkPayload: z.ZodType<Chunk> = z
+  .looseObject({ kind: z.enum(RECORD_KINDS) })
+  .transform((input, ctx) => {
+    const result = CHUNK_SCHEMAS.get(input.kind)?.safeParse(input);
+    if (result?.success) return chunkOf(result.data);
+    for (const issue of result?.error.issues ?? [])
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: issue.input });
+    return z.NEVER;
+  });
 
 export interface SyncChunkContext extends JobContext {
   client: SyncClient;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { BANK_ACCOUNT_TYPES, CURRENCY_CODES } from '../contract/index.js';
+import type { KindFeedKey } from '../kinds/definition.js';
+import { KINDS, RECORD_KINDS, type RecordKind } from '../kinds/registry.js';
+import { BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
 import { Source } from '../sources/formats/registry.js';
-import { KIND_FIELDS, RECORD_KINDS } from './kinds.js';
+import { WRITE_MODES } from '../sync/chunk-settings.js';
 
 const columnRef = z.union([z.string().min(1), z.int().positive()], {
   message: 'expected a column name, or a 1-based column position for duplicated names',
@@ -51,17 +53,14 @@ const RowFilter = z.strictObject({
 /** The feed's `source`: its keys depend on `source.format` (src/sources/formats/registry.ts). */
 export { Source };
 
-/** The bank account a transactions feed writes to: found by externalId, created (PARTNER) when absent. */
-export const BankAccountTarget = z.strictObject({
-  externalId: z.string().min(1),
-  accountName: z.string().min(1),
-  bankName: z.string().min(1).max(255),
-  accountCurrency: z.enum(CURRENCY_CODES).default('EUR'),
-  accountType: z.enum(BANK_ACCOUNT_TYPES).default('CHECKING'),
-  iban: z.string().optional(),
-  accountNumber: z.string().optional(),
-});
-export type BankAccountTarget = z.output<typeof BankAccountTarget>;
+/** Feed keys that belong to kinds (KindDefinition.feedKeys): what they are, for the messages. */
+const KIND_FEED_KEYS: readonly { key: KindFeedKey; required: string; what: string }[] = [
+  {
+    key: 'bankAccount',
+    required: 'the target bank account (externalId, accountName, bankName, ...)',
+    what: 'a target bank account',
+  },
+];
 
 export const Feed = z
   .strictObject({
@@ -72,7 +71,7 @@ export const Feed = z
     mapping: z.record(z.string(), FieldMapping),
     bankAccount: BankAccountTarget.optional(),
     /** invoices and bank-accounts: upsert (default), insert (create only) or update (update only). */
-    mode: z.enum(['upsert', 'insert', 'update']).default('upsert'),
+    mode: z.enum(WRITE_MODES).default('upsert'),
     /** invoices/bank-accounts updates: whether an empty source cell clears the service's value. */
     emptyCellClears: z.boolean().default(false),
     /** plans: replace the period's value (idempotent reruns) rather than add to it. */
@@ -86,7 +85,7 @@ export const Feed = z
     identityScheme: z.literal([1, 2]).default(2),
   })
   .superRefine((feed, ctx) => {
-    const fields = KIND_FIELDS[feed.kind];
+    const { fields } = KINDS[feed.kind];
     for (const field of Object.keys(feed.mapping)) {
       if (!(field in fields)) {
         ctx.addIssue({
@@ -105,21 +104,26 @@ export const Feed = z
         });
       }
     }
-    if (feed.kind === 'transactions' && !feed.bankAccount) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['bankAccount'],
-        message:
-          'required for kind transactions: the target bank account (externalId, accountName, bankName, ...)',
-      });
-    }
-    if (feed.kind !== 'transactions' && feed.bankAccount) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['bankAccount'],
-        message: 'only transactions feeds have a target bank account',
-      });
+    for (const text of KIND_FEED_KEYS) {
+      const { key } = text;
+      const owners = RECORD_KINDS.filter((k) => KINDS[k].feedKeys?.includes(key));
+      const owned = owners.includes(feed.kind);
+      const present = feed[key] !== undefined;
+      if (owned && !present)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `required for kind ${feed.kind}: ${text.required}`,
+        });
+      if (!owned && present)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `only ${owners.join(', ')} feeds have ${text.what}`,
+        });
     }
   });
 export type Feed = z.output<typeof Feed>;
+/** A feed of one kind: its records are RecordOf<K>. */
+export type FeedOf<K extends RecordKind> = Feed & { kind: K };
 export type FeedInput = z.input<typeof Feed>;

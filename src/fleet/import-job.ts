@@ -3,17 +3,19 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ImportFilePayload, importFileJob } from '../../jobs/import-file.js';
 import { parsePayload } from '../../jobs/job.js';
-import type { Feed } from '../config/feed.js';
+import type { Feed, FeedOf } from '../config/feed.js';
+import type { RecordKind } from '../kinds/registry.js';
 import { withLogContext } from '../logging/log-context.js';
 import type { RecordStream } from '../sources/open-records.js';
 import { openRecords } from '../sources/open-records.js';
+import type { MappedRecord } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
+import { predictChunk } from '../sync/predict.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
-import { predictChunk } from '../sync/strategies/predict.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -79,7 +81,10 @@ export interface ImportJobDeps {
 }
 
 /** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
-function onlyLines(stream: RecordStream, lines: ReadonlySet<number>): RecordStream {
+function onlyLines<R extends MappedRecord>(
+  stream: RecordStream<R>,
+  lines: ReadonlySet<number>,
+): RecordStream<R> {
   async function* filtered() {
     for await (const batch of stream.batches) {
       const wanted = batch.filter((outcome) => lines.has(outcome.record.line));
@@ -150,7 +155,7 @@ export function importProcessor(deps: ImportJobDeps) {
       );
       const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
       const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
-      const open = (f: Feed, file: string) =>
+      const open = <K extends RecordKind>(f: FeedOf<K>, file: string) =>
         wanted ? onlyLines(openRecords(f, file), wanted) : openRecords(f, file);
       // Before anything of the file is sent: a change of the identity settings would create its
       // records again under new IDs (a replayed import checks again and finds them stored).

@@ -1,9 +1,10 @@
-import type { Feed } from '../config/feed.js';
+import type { FeedOf } from '../config/feed.js';
+import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
 import type { ProgressListener } from './memory-run.js';
 
-type Open = (feed: Feed, file: string) => RecordStream;
+type Open = <K extends RecordKind>(feed: FeedOf<K>, file: string) => RecordStream<RecordOf<K>>;
 
 /**
  * Opens records as `open` does and tells `onProgress` the bytes of the file read with each batch
@@ -11,7 +12,7 @@ type Open = (feed: Feed, file: string) => RecordStream;
  */
 export function withReadProgress(open: Open, onProgress: ProgressListener | undefined): Open {
   if (!onProgress) return open;
-  return (feed, file) => {
+  return <K extends RecordKind>(feed: FeedOf<K>, file: string) => {
     const inner = open(feed, file);
     let reported = 0;
     const report = () => {
@@ -19,7 +20,7 @@ export function withReadProgress(open: Open, onProgress: ProgressListener | unde
       if (read > reported) onProgress({ records: 0, bytes: read - reported });
       reported = read;
     };
-    async function* batches(): AsyncGenerator<readonly MapOutcome[]> {
+    async function* batches(): AsyncGenerator<readonly MapOutcome<RecordOf<K>>[]> {
       for await (const batch of inner.batches) {
         report();
         yield batch;

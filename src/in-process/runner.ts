@@ -2,9 +2,10 @@ import { createWriteStream } from 'node:fs';
 import type { Logger } from 'pino';
 import { importFileJob } from '../../jobs/import-file.js';
 import { syncChunkJob } from '../../jobs/sync-chunk.js';
-import type { Feed } from '../config/feed.js';
+import type { Feed, FeedOf } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import { type Lease, tenantKey, type WaitingGate } from '../gate/gate.js';
+import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { withLogContext } from '../logging/log-context.js';
 import { FileReportSink, type ReportFiles, write } from '../report-files/file-sink.js';
 import { expandGlob } from '../sources/glob.js';
@@ -18,10 +19,10 @@ import { executeChunk } from '../sync/execute-chunk.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
+import { predictChunk } from '../sync/predict.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
 import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
 import { newRunId } from '../sync/run-id.js';
-import { predictChunk } from '../sync/strategies/predict.js';
 import type { Clock } from '../time/clock.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
 import { withReadProgress } from './read-progress.js';
@@ -237,13 +238,13 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
  * unfinished has no sha256 of its whole content: its summary entry says so.
  */
 function untilInterrupted(interrupt: AbortSignal, reading: { lastLine: number; stopped: boolean }) {
-  return (feed: Feed, file: string): RecordStream => {
+  return <K extends RecordKind>(feed: FeedOf<K>, file: string): RecordStream<RecordOf<K>> => {
     const inner = openRecords(feed, file);
     let partial: (hash: string) => void = () => {};
     const cut = new Promise<string>((resolve) => {
       partial = resolve;
     });
-    async function* batches(): AsyncGenerator<readonly MapOutcome[]> {
+    async function* batches(): AsyncGenerator<readonly MapOutcome<RecordOf<K>>[]> {
       for await (const batch of inner.batches) {
         if (interrupt.aborted) {
           reading.stopped = true;

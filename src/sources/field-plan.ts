@@ -1,5 +1,5 @@
 import type { FieldMapping } from '../config/feed.js';
-import type { FieldType } from '../config/kinds.js';
+import type { FieldType } from '../kinds/field-spec.js';
 import { type CellFormats, type Converted, convertCell } from './convert.js';
 import type { ColumnRef, Columns, SourceRow } from './row.js';
 import { addDecimals, negateDecimal } from './values/decimal.js';
@@ -74,7 +74,7 @@ function idProblem(text: string): string | undefined {
 
 /**
  * Compiles one field's mapping against the file's columns (checked once, not per row). A
- * `required` field (KIND_FIELDS) whose cells are empty is refused naming the field and column.
+ * `required` field (the kind's field table) whose cells are empty is refused naming the field and column.
  */
 export function fieldReader(
   field: string,

@@ -1,5 +1,5 @@
 import { createHash, hash } from 'node:crypto';
-import type { RecordKind } from '../config/kinds.js';
+import type { RecordKind } from '../kinds/registry.js';
 
 /** Identity schemes of derived externalIds (docs/identity.md). 1: until 2026-11; 2: survives edits. */
 export type IdentityScheme = 1 | 2;
@@ -7,26 +7,6 @@ const CURRENT_IDENTITY_SCHEME: IdentityScheme = 2;
 
 /** Prefix of derived IDs per scheme: a version-2 ID can never equal a version-1 ID. */
 const DERIVED_ID_PREFIX: Record<IdentityScheme, string> = { 1: 'erpb-', 2: 'erpb2-' };
-
-/**
- * The fields a version-2 identity is built from, per kind: what a record *is*, not what a user
- * may later re-map or what changes over a record's life (a category, an invoice's status or open
- * amount). The other mapped fields are still sent; they just do not name the record.
- */
-export const IDENTITY_FIELDS: Record<RecordKind, readonly string[]> = {
-  transactions: [
-    'amount',
-    'bookingDate',
-    'counterpartyIban',
-    'counterpartyName',
-    'currency',
-    'purpose',
-    'valueDate',
-  ],
-  invoices: ['contactName', 'invoiceDate', 'invoiceNumber', 'invoiceType'],
-  plans: ['categoryId', 'categoryName', 'date', 'name', 'period', 'scenarioId', 'scenarioName', 'type'],
-  'bank-accounts': ['accountName', 'accountNumber', 'bankName', 'iban'],
-};
 
 /** What every maximal run of non-ASCII characters becomes (see canonicalText). */
 export const NON_ASCII_PLACEHOLDER = '\u001a';

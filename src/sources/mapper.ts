@@ -1,48 +1,30 @@
-import type { z } from 'zod';
-import type { Feed } from '../config/feed.js';
-import { KIND_FIELDS, type RecordKind } from '../config/kinds.js';
-import {
-  BankAccountCreate,
-  compiled,
-  InvoiceCreate,
-  PlanRequest,
-  TransactionInput,
-} from '../contract/index.js';
+import type { FeedOf } from '../config/feed.js';
+import { compiled } from '../contract/index.js';
+import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
 import type { CellFormats, Converted } from './convert.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
-import { DerivedIds, IDENTITY_FIELDS, identityContent } from './identity.js';
-import type { KindPayload, MapOutcome } from './record.js';
+import { DerivedIds, identityContent } from './identity.js';
+import type { MapOutcome, MappedRecord } from './record.js';
 import type { Columns, SourceRow } from './row.js';
 import { compileDateFormat } from './values/date.js';
 
-const SCHEMAS: Record<RecordKind, z.ZodType> = {
-  transactions: TransactionInput,
-  invoices: InvoiceCreate,
-  plans: PlanRequest,
-  'bank-accounts': BankAccountCreate,
-};
-
-/** The field that carries a record's amount, for control totals. */
-const AMOUNT_FIELD: Record<RecordKind, string> = {
-  transactions: 'amount',
-  invoices: 'totalGrossAmount',
-  plans: 'amount',
-  'bank-accounts': 'balanceReference',
-};
-
-export type RecordMapper = (row: SourceRow) => MapOutcome;
+export type RecordMapper<R extends MappedRecord = MappedRecord> = (row: SourceRow) => MapOutcome<R>;
 
 /**
  * Compiles a feed's mapping for one file (its header is checked once; a mismatch throws
  * SourceLayoutError). The returned function turns each row into a record validated against the
  * contract, a rejection naming field, column and reason, or an exclusion by a feed rule.
  */
-export function compileMapper(feed: Feed, columns: Columns | undefined): RecordMapper {
+export function compileMapper<K extends RecordKind>(
+  feed: FeedOf<K>,
+  columns: Columns | undefined,
+): RecordMapper<RecordOf<K>> {
+  const definition = KINDS[feed.kind];
   const formats: CellFormats = {
     decimalSeparator: feed.source.decimalSeparator,
     dateFormat: compileDateFormat(feed.source.dateFormat),
   };
-  const fields = KIND_FIELDS[feed.kind];
+  const fields = definition.fields;
   const readers: [string, FieldReader][] = [];
   const implicit: [string, string | number | boolean][] = [];
   for (const [field, spec] of Object.entries(fields)) {
@@ -51,8 +33,8 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
       readers.push([field, fieldReader(field, mapping, spec.type, columns, formats, spec.required)]);
     else if (spec.implicit !== undefined) implicit.push([field, spec.implicit]);
   }
-  if (feed.kind === 'plans' && feed.mapping.replaceCurrentValuesForThePeriod === undefined) {
-    implicit.push(['replaceCurrentValuesForThePeriod', feed.replaceCurrentValuesForThePeriod]);
+  for (const [field, value] of Object.entries(definition.payloadDefaults?.(feed) ?? {})) {
+    if (feed.mapping[field] === undefined) implicit.push([field, value]);
   }
   const exclusions = feed.exclude.map((rule, i) => {
     // A misspelt column would make the rule silently exclude nothing: refuse it like a mapping.
@@ -71,17 +53,17 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
         : undefined;
     };
   });
-  const schema = compiled(SCHEMAS[feed.kind]);
-  const amountField = AMOUNT_FIELD[feed.kind];
+  const schema = compiled(definition.create);
+  const amountField = definition.amountField;
   const scheme = feed.identityScheme;
   const ids = new DerivedIds(scheme);
   // Scheme 2: the identity fields' converted values, kept per row in sorted-field order.
-  const identityFields = IDENTITY_FIELDS[feed.kind];
+  const identityFields = definition.identityFields;
   const slotOf = new Map(identityFields.map((field, i) => [field, i]));
   const readerSlots = readers.map(([field]) => slotOf.get(field) ?? -1);
   const implicitSlots = implicit.map(([field]) => slotOf.get(field) ?? -1);
   const identityValues: (Converted | undefined)[] = new Array(identityFields.length);
-  const sendsExternalId = feed.kind !== 'plans';
+  const { sendsExternalId } = definition;
 
   const amountReader = readers.find(([field]) => field === amountField)?.[1];
 
@@ -157,7 +139,7 @@ export function compileMapper(feed: Feed, columns: Columns | undefined): RecordM
         line: row.line,
         externalId,
         derivedId: sourceId === undefined,
-        payload: valid.data as KindPayload[RecordKind],
+        payload: valid.data,
         amount,
       },
     };

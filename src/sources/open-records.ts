@@ -1,22 +1,24 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { Feed } from '../config/feed.js';
+import type { FeedOf } from '../config/feed.js';
+import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { type CheckedText, openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError } from './file-stop.js';
 import { readSource } from './formats/registry.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
-import type { MapOutcome } from './record.js';
+import type { MapOutcome, MappedRecord } from './record.js';
 import type { Columns, SourceItem } from './row.js';
 import type { FileEncoding } from './text-encoding.js';
 
-export interface RecordStream {
+/** R: the records' type, RecordOf<K> for a feed of kind K. */
+export interface RecordStream<R extends MappedRecord = MappedRecord> {
   file: string;
   /**
    * One outcome per data row, in file order: mapped, rejected (with reason) or excluded; a batch
    * at a time (what the reader had ready), so a million rows are not a million asynchronous steps.
    */
-  batches: AsyncIterable<readonly MapOutcome[]>;
+  batches: AsyncIterable<readonly MapOutcome<R>[]>;
   /** sha256 of the file, known once `batches` has been read to the end. */
   sha256: Promise<string>;
   /**
@@ -39,7 +41,7 @@ export interface RecordStream {
  * every row is rejected with that reason, so the report still accounts for each line, and
  * `layoutProblem` tells the import to stop (importFile).
  */
-export function openRecords(feed: Feed, file: string): RecordStream {
+export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string): RecordStream<RecordOf<K>> {
   const sha256 = deferred<string>();
   const encoding = deferred<FileEncoding | undefined>();
   // The reader starts when `batches` is first read: the encoding is checked (a pass over the
@@ -80,10 +82,10 @@ export function openRecords(feed: Feed, file: string): RecordStream {
   const batches = read();
 
   let layoutProblem: string | undefined;
-  async function* mapped(): AsyncGenerator<MapOutcome[]> {
-    let mapper: RecordMapper | undefined;
+  async function* mapped(): AsyncGenerator<MapOutcome<RecordOf<K>>[]> {
+    let mapper: RecordMapper<RecordOf<K>> | undefined;
     for await (const batch of batches) {
-      const out: MapOutcome[] = [];
+      const out: MapOutcome<RecordOf<K>>[] = [];
       for (const item of batch) {
         if (item.kind === 'problem') {
           out.push({
@@ -144,6 +146,8 @@ async function fileSha256(file: string): Promise<string> {
 }
 
 /** The outcomes of a stream one by one (tests, and readers that filter). */
-export async function* recordsOf(stream: RecordStream): AsyncGenerator<MapOutcome> {
+export async function* recordsOf<R extends MappedRecord>(
+  stream: RecordStream<R>,
+): AsyncGenerator<MapOutcome<R>> {
   for await (const batch of stream.batches) yield* batch;
 }

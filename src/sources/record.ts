@@ -1,22 +1,14 @@
-import type { RecordKind } from '../config/kinds.js';
-import type { BankAccountCreate, InvoiceCreate, PlanRequest, TransactionInput } from '../contract/index.js';
-
-/** The request body one source record becomes, per kind. */
-export interface KindPayload {
-  transactions: TransactionInput;
-  invoices: InvoiceCreate;
-  plans: PlanRequest;
-  'bank-accounts': BankAccountCreate;
-}
-
-/** A source record ready to sync: validated locally against the contract, traced to file:line. */
-export interface MappedRecord<K extends RecordKind = RecordKind> {
+/**
+ * A source record ready to sync: validated locally against the contract, traced to file:line. P is
+ * its kind's request body (kinds/registry.ts: RecordOf<K>); records of an unknown kind carry unknown.
+ */
+export interface MappedRecord<P = unknown> {
   file: string;
   line: number;
   externalId: string;
   /** True when the export had no ID and erp-bridge derived one from the content. */
   derivedId: boolean;
-  payload: KindPayload[K];
+  payload: P;
   /** The record's amount as exact decimal text, for control totals. */
   amount?: string;
 }
@@ -40,7 +32,7 @@ export interface ExcludedRecord {
   amount?: string;
 }
 
-export type MapOutcome<K extends RecordKind = RecordKind> =
-  | { kind: 'mapped'; record: MappedRecord<K> }
+export type MapOutcome<R extends MappedRecord = MappedRecord> =
+  | { kind: 'mapped'; record: R }
   | { kind: 'rejected'; record: RejectedRecord }
   | { kind: 'excluded'; record: ExcludedRecord };

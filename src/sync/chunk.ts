@@ -1,17 +1,31 @@
-import type { Feed } from '../config/feed.js';
 import { LIMITS } from '../contract/index.js';
-import type { MappedRecord } from '../sources/record.js';
-import type { ChunkSettings } from './strategies/index.js';
+import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import type { ChunkSettings } from './chunk-settings.js';
 
-/** One chunk of a run, as handed from the import to the chunk sync (in process or through Redis). */
-export interface Chunk {
+/** One chunk of a run of one kind, as handed from the import to the chunk sync (in process or through Redis). */
+export interface ChunkOf<K extends RecordKind> {
   runId: string;
   feed: string;
-  kind: Feed['kind'];
+  kind: K;
   accountId: number;
   seq: number;
   settings: ChunkSettings;
-  records: MappedRecord[];
+  records: RecordOf<K>[];
+}
+
+type ChunkByKind = { [K in RecordKind]: ChunkOf<K> };
+/** A chunk of any kind: a union per kind, so its records are typed by its `kind`. */
+export type Chunk = ChunkByKind[RecordKind];
+
+/**
+ * A chunk built for a generic kind K (importFile is generic over the feed's kind), as a member of
+ * the union. TypeScript cannot relate ChunkOf<K> to the union for a generic K (it only relates
+ * ChunkByKind[K], which it cannot construct: microsoft/TypeScript#30581), so this is the one place
+ * that states it; `kind` and `records` are tied by ChunkOf<K>, which the caller's types check.
+ */
+export function chunkOf<K extends RecordKind>(chunk: ChunkOf<K>): Chunk {
+  const member = chunk as ChunkByKind[K];
+  return member;
 }
 
 /**

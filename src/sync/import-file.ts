@@ -1,21 +1,22 @@
 import type { Logger } from 'pino';
 import { ApiError } from '../client/index.js';
-import type { Feed } from '../config/feed.js';
+import type { Feed, FeedOf } from '../config/feed.js';
+import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { FileStopError } from '../sources/file-stop.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import { failedAll, outcomeOf } from './build-outcome.js';
-import { type Chunk, Chunker } from './chunk.js';
+import { type Chunk, Chunker, chunkOf } from './chunk.js';
+import type { ChunkSettings } from './chunk-settings.js';
 import type { RecordOutcome } from './outcome.js';
+import type { Prediction } from './predict.js';
 import type { RunHandle } from './run-handle.js';
 import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
-import type { ChunkSettings } from './strategies/index.js';
-import type { Prediction } from './strategies/predict.js';
 
 export interface ImportPorts {
   run: RunHandle;
-  open(feed: Feed, file: string): RecordStream;
+  open<K extends RecordKind>(feed: FeedOf<K>, file: string): RecordStream<RecordOf<K>>;
   /** Hands a chunk over for syncing; resolves once accepted (this is the import's backpressure). */
   dispatch(chunk: Chunk): Promise<void>;
   /** Resolves the chunk settings (e.g. finds or creates the target bank account). */
@@ -23,7 +24,7 @@ export interface ImportPorts {
   /** Hears why a file was stopped (the jobs pass their logger). */
   logger?: Pick<Logger, 'error'>;
   /**
-   * Dry runs: what the service already holds of a chunk (read-only; strategies/predict.ts). Absent:
+   * Dry runs: what the service already holds of a chunk (read-only; sync/predict.ts). Absent:
    * every record counts as would-send.
    */
   predict?(chunk: Chunk): Promise<Prediction>;
@@ -60,10 +61,10 @@ function reportable(outcome: MapOutcome): RecordOutcome | undefined {
  * row in two overlapping files) is skipped; a different record under the same externalId is
  * rejected, naming the first's file and line, never "already in the service".
  */
-async function firstOfRun(kind: string, batch: MappedRecord[], run: RunHandle): Promise<MappedRecord[]> {
+async function firstOfRun<R extends MappedRecord>(kind: string, batch: R[], run: RunHandle): Promise<R[]> {
   if (!run.claimExternalIds) return batch;
   const seen = await run.claimExternalIds(kind, batch);
-  const kept: MappedRecord[] = [];
+  const kept: R[] = [];
   const repeats: RecordOutcome[] = [];
   batch.forEach((record, i) => {
     const first = seen[i];
@@ -94,8 +95,8 @@ async function firstOfRun(kind: string, batch: MappedRecord[], run: RunHandle): 
  * excluded rows are reported here and never leave the process. Once the run is stopped, the rest
  * of the file is still read so that every record is accounted for (failed, with the stop reason).
  */
-export async function importFile(
-  feed: Feed,
+export async function importFile<K extends RecordKind>(
+  feed: FeedOf<K>,
   file: string,
   dryRun: boolean,
   ports: ImportPorts,
@@ -126,7 +127,7 @@ export async function importFile(
   let records = 0;
   let chunks = 0;
   let local: RecordOutcome[] = [];
-  const handOver = async (whole: MappedRecord[]) => {
+  const handOver = async (whole: RecordOf<K>[]) => {
     const stop = await run.stopReason();
     const batch = stop || !settings ? whole : await firstOfRun(feed.kind, whole, run);
     if (batch.length === 0) return;
@@ -139,7 +140,7 @@ export async function importFile(
         ),
       );
     else {
-      const chunk: Chunk = {
+      const chunk = chunkOf<K>({
         runId: run.runId,
         feed: feed.name,
         kind: feed.kind,
@@ -147,7 +148,7 @@ export async function importFile(
         seq: chunks,
         settings,
         records: batch,
-      };
+      });
       if (!dryRun) await ports.dispatch(chunk);
       else if (!ports.predict) await run.wouldSend?.(batch);
       else {
@@ -157,7 +158,7 @@ export async function importFile(
       }
     }
   };
-  const chunker = new Chunker<MappedRecord>();
+  const chunker = new Chunker<RecordOf<K>>();
   let layoutStopped = false;
   let stopped: FileStopError | undefined;
   for await (const batch of untilFileStop(stream.batches, (error) => (stopped = error))) {

@@ -1,4 +1,4 @@
-import type { RecordKind } from '../config/kinds.js';
+import type { RecordKind } from '../kinds/registry.js';
 import type { RecordOutcome } from './outcome.js';
 
 /**

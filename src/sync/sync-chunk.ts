@@ -1,10 +1,11 @@
+import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
 import { failedAll } from './build-outcome.js';
 import type { Chunk } from './chunk.js';
+import type { ChunkSettings } from './chunk-settings.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
 import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
-import { STRATEGIES } from './strategies/index.js';
 
 /**
  * Syncs one chunk with its kind's strategy and stores every outcome before returning (so a crash
@@ -16,10 +17,8 @@ export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext)
   let outcomes: RecordOutcome[];
   if (stopped) outcomes = failedAll(chunk.records, stoppedOutcome(stopped));
   else {
-    const strategy = STRATEGIES[chunk.kind];
-    if (!strategy) throw new Error(`no sync strategy for kind ${chunk.kind}`);
     try {
-      outcomes = await strategy(chunk.records, chunk.settings, ctx);
+      outcomes = await syncRecords(chunk.kind, chunk.records, chunk.settings, ctx);
     } catch (error) {
       const stop = error instanceof RunStopError ? error : stopFor(error);
       if (!stop) throw error;
@@ -35,4 +34,14 @@ export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext)
   }
   await run.report.record(outcomes);
   return outcomes;
+}
+
+/** The kind's strategy on its own records: `KINDS[kind]` with a generic kind is that kind's definition. */
+function syncRecords<K extends RecordKind>(
+  kind: K,
+  records: readonly RecordOf<K>[],
+  settings: ChunkSettings,
+  ctx: ChunkContext,
+): Promise<RecordOutcome[]> {
+  return KINDS[kind].sync(records, settings, ctx);
 }

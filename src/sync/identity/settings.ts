@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Feed, FieldMapping } from '../../config/feed.js';
-import { IDENTITY_FIELDS } from '../../sources/identity.js';
+import { KINDS } from '../../kinds/registry.js';
 
 /**
  * The settings of a feed that derived IDs depend on, as stored with the feed's run state: the
@@ -46,7 +46,7 @@ export function identitySettings(feed: Feed): IdentitySettings {
   const fields: Record<string, string> = {};
   const names =
     scheme === 2
-      ? IDENTITY_FIELDS[feed.kind]
+      ? KINDS[feed.kind].identityFields
       : Object.keys(feed.mapping)
           .filter((f) => f !== 'externalId')
           .sort();

@@ -1,6 +1,6 @@
 import { ApiError, type BankAccountCreateBody } from '../../client/index.js';
-import type { BankAccountTarget } from '../../config/feed.js';
 import type { BankAccount } from '../../contract/index.js';
+import type { BankAccountTarget } from '../../kinds/transactions/bank-account-target.js';
 import type { OutcomeFields } from '../build-outcome.js';
 import { withCreateClaim } from '../create-claims.js';
 import type { ChunkContext } from '../ports.js';

@@ -1,4 +1,5 @@
-import { type BankAccount, BankAccountUpdate } from '../../contract/index.js';
+import { type BankAccount, type BankAccountCreate, BankAccountUpdate } from '../../contract/index.js';
+import { BANK_ACCOUNT_FIELDS } from '../../kinds/bank-accounts/fields.js';
 import type { MappedRecord } from '../../sources/record.js';
 import type { OutcomeFields } from '../build-outcome.js';
 import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
@@ -16,10 +17,10 @@ import {
 import { updateConfirmed } from './confirmed-writes.js';
 import { changedFields, patchRules, type UpsertOptions } from './field-diff.js';
 
-type BankRecord = MappedRecord<'bank-accounts'>;
+type BankRecord = MappedRecord<BankAccountCreate>;
 
 /** externalId is what records are matched by: never PATCHed. No update field is nullable. */
-const RULES = patchRules('bank-accounts', BankAccountUpdate, ['externalId']);
+const RULES = patchRules(BANK_ACCOUNT_FIELDS, BankAccountUpdate, ['externalId']);
 
 const NOT_PARTNER =
   'the partner API may change only accounts of provider PARTNER: leave this account out of the feed, or give the record another externalId so that erp-bridge manages an account of its own';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Feed } from '../../config/feed.js';
-import { type FieldType, KIND_FIELDS, type RecordKind } from '../../config/kinds.js';
+import type { FieldType, KindFields } from '../../kinds/field-spec.js';
+import type { WriteMode } from '../chunk-settings.js';
 
 /** The feed's write options an upserting strategy (invoices, bank accounts) follows. */
 export interface UpsertOptions {
   /** upsert: create or update; insert: create only (existing: skipped); update: update only (missing: rejected). */
-  mode: Feed['mode'];
+  mode: WriteMode;
   /** Whether an empty source cell of a mapped, nullable field clears the service's value (sends null). */
   emptyCellClears: boolean;
   /** Service fields the feed maps (Object.keys(feed.mapping)). */
@@ -13,7 +13,8 @@ export interface UpsertOptions {
 }
 
 export interface PatchRules {
-  kind: RecordKind;
+  /** The kind's field table: types to compare by, create-time defaults not to PATCH. */
+  spec: KindFields;
   /** Fields the update body accepts, the identity fields left out. */
   fields: readonly string[];
   /** Fields whose update schema accepts null: only these can be cleared. */
@@ -26,7 +27,7 @@ export interface PatchRules {
  * which of them accept null.
  */
 export function patchRules(
-  kind: RecordKind,
+  spec: KindFields,
   update: z.ZodObject,
   identity: readonly string[] = [],
 ): PatchRules {
@@ -37,7 +38,7 @@ export function patchRules(
       return schema !== undefined && z.safeParse(schema, null).success;
     }),
   );
-  return { kind, fields, nullable };
+  return { spec, fields, nullable };
 }
 
 const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})(?:T|$)/;
@@ -74,7 +75,7 @@ export function changedFields(
   rules: PatchRules,
   options: UpsertOptions,
 ): Record<string, unknown> {
-  const spec = KIND_FIELDS[rules.kind];
+  const { spec } = rules;
   const patch: Record<string, unknown> = {};
   for (const field of rules.fields) {
     const mapped = options.mappedFields.includes(field);

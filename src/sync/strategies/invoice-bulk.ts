@@ -3,6 +3,7 @@ import {
   type BulkInvoicesResponse,
   type BulkItemError,
   type Invoice,
+  type InvoiceCreate,
   type InvoiceTypeFilter,
   invoiceTypeFilterOf,
 } from '../../contract/index.js';
@@ -12,7 +13,7 @@ import type { ChunkOutcomes } from '../chunk-outcomes.js';
 import type { ChunkContext } from '../ports.js';
 import { sendSettling } from '../send-settling.js';
 
-export type InvoiceRecord = MappedRecord<'invoices'>;
+export type InvoiceRecord = MappedRecord<InvoiceCreate>;
 
 export const filterOf = (record: InvoiceRecord): InvoiceTypeFilter =>
   invoiceTypeFilterOf(record.payload.invoiceType);

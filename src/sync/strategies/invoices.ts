@@ -1,4 +1,5 @@
 import { type Invoice, InvoiceUpdate } from '../../contract/index.js';
+import { INVOICE_FIELDS } from '../../kinds/invoices/fields.js';
 import type { OutcomeFields } from '../build-outcome.js';
 import { settleChunk } from '../chunk-outcomes.js';
 import { withCreateClaims } from '../create-claims.js';
@@ -13,7 +14,7 @@ import { RecheckSchedule } from './recheck.js';
 
 /** PATCH takes every create field but externalId and invoiceType (the contract's InvoiceUpdate). */
 /** Which invoice fields a PATCH may carry (also what a dry run predicts with). */
-export const INVOICE_PATCH_RULES = patchRules('invoices', InvoiceUpdate);
+export const INVOICE_PATCH_RULES = patchRules(INVOICE_FIELDS, InvoiceUpdate);
 
 const REFUSALS: Record<string, Refusal> = {
   INVOICE_NOT_MODIFIABLE: {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../client/index.js';
-import type { BulkPlansResponse } from '../../contract/index.js';
+import type { BulkPlansResponse, PlanRequest } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
 import { firstOfEachKey } from '../first-of-each.js';
@@ -8,7 +8,7 @@ import type { ChunkContext } from '../ports.js';
 import { sendSettling } from '../send-settling.js';
 import { RecheckSchedule } from './recheck.js';
 
-type PlanRecord = MappedRecord<'plans'>;
+type PlanRecord = MappedRecord<PlanRequest>;
 
 const replaces = (record: PlanRecord): boolean => record.payload.replaceCurrentValuesForThePeriod === true;
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../../client/index.js';
-import type { BulkTransactionsResponse } from '../../contract/index.js';
+import type { BulkTransactionsResponse, TransactionInput } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import { bulkErrorOutcome, itemAt } from '../bulk-answer.js';
 import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
@@ -8,7 +8,7 @@ import type { ChunkContext } from '../ports.js';
 import { sendSettling } from '../send-settling.js';
 import { RecheckSchedule } from './recheck.js';
 
-type TxRecord = MappedRecord<'transactions'>;
+type TxRecord = MappedRecord<TransactionInput>;
 
 /**
  * Syncs one chunk of transactions into one bank account (design.md, correctness protocol):

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { queueChunk } from '../../../src/fleet/chunk-job.js';
 import { ChunkRecordStore } from '../../../src/fleet/chunk-records.js';
 import { fleetKeys } from '../../../src/fleet/keys.js';
-import type { MappedRecord } from '../../../src/sources/record.js';
+import type { RecordOf } from '../../../src/kinds/registry.js';
 import type { Chunk } from '../../../src/sync/chunk.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
@@ -11,7 +11,7 @@ const world = fleetTestWorld();
 
 /** A one-record chunk of a run that exists only in this test. */
 function oneRecordChunk(runId: string): Chunk {
-  const record: MappedRecord = {
+  const record: RecordOf<'transactions'> = {
     file: '/exports/chunk-records.csv',
     line: 2,
     externalId: 'cr-1',

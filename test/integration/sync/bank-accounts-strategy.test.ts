@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BankAccountCreate } from '../../../src/contract/index.js';
-import type { MappedRecord } from '../../../src/sources/record.js';
+import type { RecordOf } from '../../../src/kinds/registry.js';
 import { RunStopError } from '../../../src/sync/stop.js';
 import { resolveBankAccount } from '../../../src/sync/strategies/bank-account-target.js';
 import { syncBankAccountsChunk } from '../../../src/sync/strategies/bank-accounts.js';
@@ -9,7 +9,7 @@ import { ACCOUNT, byOutcome, closeStrategySandboxes, eachOnce, strategySandbox }
 
 afterEach(closeStrategySandboxes);
 
-type BankRecord = MappedRecord<'bank-accounts'>;
+type BankRecord = RecordOf<'bank-accounts'>;
 
 /** As the mapper builds it: accountType and accountCurrency filled with their implicit defaults. */
 function bank(externalId: string, over: Partial<BankAccountCreate> = {}, line = 2): BankRecord {

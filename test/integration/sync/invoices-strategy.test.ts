@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InvoiceCreate } from '../../../src/contract/index.js';
-import type { MappedRecord } from '../../../src/sources/record.js';
+import type { RecordOf } from '../../../src/kinds/registry.js';
 import type { UpsertOptions } from '../../../src/sync/strategies/field-diff.js';
 import { syncInvoicesChunk } from '../../../src/sync/strategies/invoices.js';
 import {
@@ -13,7 +13,7 @@ import {
 
 afterEach(closeStrategySandboxes);
 
-type InvoiceRecord = MappedRecord<'invoices'>;
+type InvoiceRecord = RecordOf<'invoices'>;
 
 function invoice(k: number, over: Partial<InvoiceCreate> = {}): InvoiceRecord {
   const payload: InvoiceCreate = {

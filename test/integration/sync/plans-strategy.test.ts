@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlanRequest } from '../../../src/contract/index.js';
+import type { RecordOf } from '../../../src/kinds/registry.js';
 import type { AccountRecord } from '../../../src/sandbox/state.js';
-import type { MappedRecord } from '../../../src/sources/record.js';
 import { syncPlansChunk } from '../../../src/sync/strategies/plans.js';
 import {
   byOutcome,
@@ -13,7 +13,7 @@ import {
 
 afterEach(closeStrategySandboxes);
 
-type PlanRecord = MappedRecord<'plans'>;
+type PlanRecord = RecordOf<'plans'>;
 
 /** Plan k sits in month k (from January 2026), so no two share a period unless a test says so. */
 function plan(k: number, over: Partial<PlanRequest> = {}): PlanRecord {

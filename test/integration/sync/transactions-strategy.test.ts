@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RecordOf } from '../../../src/kinds/registry.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
-import type { MappedRecord } from '../../../src/sources/record.js';
 import { RunStopError } from '../../../src/sync/stop.js';
 import { syncTransactionsChunk } from '../../../src/sync/strategies/transactions.js';
 import { byOutcome, closeStrategySandboxes, eachOnce, strategySandbox } from './strategy-fixture.js';
@@ -16,7 +16,7 @@ async function setup(faults: FaultConfigInput = {}) {
   return { ctx, clock, bankId, stored };
 }
 
-function records(n: number, from = 0): MappedRecord<'transactions'>[] {
+function records(n: number, from = 0): RecordOf<'transactions'>[] {
   return Array.from({ length: n }, (_, i) => {
     const k = from + i;
     const amount = `-${k}.5`;
@@ -94,7 +94,7 @@ describe('syncTransactionsChunk against the sandbox', () => {
   it('rejects the records the service refuses and creates the rest', async () => {
     const { ctx, bankId } = await setup();
     const input = records(5);
-    (input[2] as MappedRecord<'transactions'>).payload.categoryId = 987654;
+    (input[2] as RecordOf<'transactions'>).payload.categoryId = 987654;
     const outcomes = await syncTransactionsChunk(input, bankId('main'), ctx);
     expect(byOutcome(outcomes)).toEqual({ created: 4, rejected: 1 });
     expect(outcomes.find((o) => o.outcome === 'rejected')).toMatchObject({

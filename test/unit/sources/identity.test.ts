@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RECORD_KINDS } from '../../../src/config/kinds.js';
+import { KINDS, RECORD_KINDS } from '../../../src/kinds/registry.js';
 import {
   canonicalText,
   DerivedIds,
-  IDENTITY_FIELDS,
   identityContent,
   NON_ASCII_PLACEHOLDER as X,
 } from '../../../src/sources/identity.js';
@@ -42,7 +41,7 @@ describe('canonicalText', () => {
 });
 
 describe('identityContent', () => {
-  const fields = IDENTITY_FIELDS.transactions;
+  const fields = KINDS.transactions.identityFields;
   const at = (values: Record<string, { value: string | number; decimal?: string; parts?: string[] }>) =>
     fields.map((f) => values[f]);
 
@@ -80,7 +79,7 @@ describe('identityContent', () => {
 
   it('identity fields are listed in sorted order (the content is independent of mapping order)', () => {
     for (const kind of RECORD_KINDS)
-      expect([...IDENTITY_FIELDS[kind]]).toEqual([...IDENTITY_FIELDS[kind]].sort());
+      expect([...KINDS[kind].identityFields]).toEqual([...KINDS[kind].identityFields].sort());
   });
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/client/index.js';
 import { BankAccountUpdate, InvoiceUpdate } from '../../../src/contract/index.js';
+import { BANK_ACCOUNT_FIELDS } from '../../../src/kinds/bank-accounts/fields.js';
+import { INVOICE_FIELDS } from '../../../src/kinds/invoices/fields.js';
 import { isolationProgress, sendIsolating } from '../../../src/sync/isolate.js';
 import { changedFields, patchRules, sameValue } from '../../../src/sync/strategies/field-diff.js';
 
@@ -71,11 +73,11 @@ describe('sendIsolating', () => {
 
 describe('field diff', () => {
   it('derives patchable and nullable fields from the contract', () => {
-    const invoices = patchRules('invoices', InvoiceUpdate);
+    const invoices = patchRules(INVOICE_FIELDS, InvoiceUpdate);
     expect(invoices.fields).not.toContain('externalId');
     expect(invoices.fields).not.toContain('invoiceType');
     expect([...invoices.nullable].sort()).toEqual(['categoryId', 'note', 'openAmount', 'paidDate']);
-    const banks = patchRules('bank-accounts', BankAccountUpdate, ['externalId']);
+    const banks = patchRules(BANK_ACCOUNT_FIELDS, BankAccountUpdate, ['externalId']);
     expect(banks.fields).not.toContain('externalId');
     expect(banks.nullable.size).toBe(0);
   });
@@ -91,7 +93,7 @@ describe('field diff', () => {
   });
 
   it('sends null for a mapped nullable field the record lacks only when emptyCellClears', () => {
-    const rules = patchRules('invoices', InvoiceUpdate);
+    const rules = patchRules(INVOICE_FIELDS, InvoiceUpdate);
     const held = { note: 'x', paidDate: '2026-01-01', invoiceDate: '2026-01-01', contactName: 'A' };
     const wanted = { contactName: 'A' };
     const mappedFields = ['note', 'paidDate', 'invoiceDate', 'contactName'];

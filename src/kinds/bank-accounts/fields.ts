@@ -1,0 +1,16 @@
+import type { KindFields } from '../field-spec.js';
+
+/** Also what a bank account PATCH compares by (sync/strategies/bank-accounts.ts). */
+export const BANK_ACCOUNT_FIELDS: KindFields = {
+  externalId: { type: 'string', required: true },
+  accountName: { type: 'string', required: true },
+  bankName: { type: 'string', required: true },
+  accountType: { type: 'string', implicit: 'CHECKING' },
+  accountCurrency: { type: 'string', implicit: 'EUR' },
+  iban: { type: 'string' },
+  accountNumber: { type: 'string' },
+  balanceReference: { type: 'amount' },
+  balanceDate: { type: 'date' },
+  visible: { type: 'boolean' },
+  companyId: { type: 'integer' },
+};

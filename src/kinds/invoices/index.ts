@@ -1,0 +1,16 @@
+import { InvoiceCreate } from '../../contract/index.js';
+import { heldInvoices } from '../../sync/strategies/held.js';
+import { syncInvoicesChunk } from '../../sync/strategies/invoices.js';
+import type { KindDefinition } from '../definition.js';
+import { INVOICE_FIELDS } from './fields.js';
+
+export const invoices: KindDefinition<InvoiceCreate> = {
+  description: 'sales and purchase invoices, upserted by externalId (`mode`, `emptyCellClears`)',
+  fields: INVOICE_FIELDS,
+  create: InvoiceCreate,
+  amountField: 'totalGrossAmount',
+  identityFields: ['contactName', 'invoiceDate', 'invoiceNumber', 'invoiceType'],
+  sendsExternalId: true,
+  sync: syncInvoicesChunk,
+  predict: heldInvoices,
+};

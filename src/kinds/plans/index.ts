@@ -1,0 +1,26 @@
+import { PlanRequest } from '../../contract/index.js';
+import { syncPlansChunk } from '../../sync/strategies/plans.js';
+import type { KindDefinition } from '../definition.js';
+import { PLAN_FIELDS } from './fields.js';
+
+export const plans: KindDefinition<PlanRequest> = {
+  description: 'planned values per category, scenario and period (`replaceCurrentValuesForThePeriod`)',
+  fields: PLAN_FIELDS,
+  create: PlanRequest,
+  amountField: 'amount',
+  identityFields: [
+    'categoryId',
+    'categoryName',
+    'date',
+    'name',
+    'period',
+    'scenarioId',
+    'scenarioName',
+    'type',
+  ],
+  // The API has no externalId for plans: it only names the record in reports.
+  sendsExternalId: false,
+  // The feed-level switch applies to every row whose mapping does not set it per row.
+  payloadDefaults: (feed) => ({ replaceCurrentValuesForThePeriod: feed.replaceCurrentValuesForThePeriod }),
+  sync: (records, _settings, ctx) => syncPlansChunk(records, ctx),
+};
