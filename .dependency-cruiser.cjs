@@ -56,15 +56,23 @@ module.exports = {
       to: { path: '^(src|jobs)/', pathNot: '^src/time/' },
     },
     {
-      name: 'strategies-import-no-kind-definition',
+      name: 'kinds-through-the-registry',
       comment:
-        "src/kinds (definitions, registry) imports the strategies; a strategy may import only a kind's data leaves (its field table, the transactions target schema), so the registry never reaches itself.",
+        "Outside src/kinds a kind is reached only through the registry (and the definition and field-spec types, and the transactions feed's bankAccount schema): nothing lists kinds or calls a kind's strategy directly.",
       severity: 'error',
-      from: { path: '^src/sync/strategies/' },
+      from: { path: '^(src|jobs)/', pathNot: '^src/kinds/' },
       to: {
         path: '^src/kinds/',
-        pathNot: '^src/kinds/(field-spec|[^/]+/(fields|bank-account-target))[.]ts$',
+        pathNot: '^src/kinds/(registry|definition|field-spec|transactions/bank-account-target)[.]ts$',
       },
+    },
+    {
+      name: 'kind-modules-never-import-the-registry',
+      comment:
+        'The registry imports every kind module; a kind module that imported it back would be a cycle in the making.',
+      severity: 'error',
+      from: { path: '^src/kinds/[^/]+/' },
+      to: { path: '^src/kinds/registry[.]ts$' },
     },
     {
       name: 'kind-data-is-leaf',

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { MappedRecord } from '../sources/record.js';
 import type { ChunkSettings, WriteMode } from '../sync/chunk-settings.js';
+import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
-import type { HeldVerdict } from '../sync/strategies/held.js';
 import type { KindFields } from './field-spec.js';
 import type { BankAccountTarget } from './transactions/bank-account-target.js';
 

@@ -1,20 +1,13 @@
 import type { Logger } from 'pino';
-import type { PartnerClient } from '../client/index.js';
+import type { PartnerClient, PartnerClientCore } from '../client/index.js';
 import type { Clock } from '../time/clock.js';
 
-/** The part of the client the strategies use: a port, so tests and adapters can supply their own. */
-export type SyncClient = Pick<
-  PartnerClient,
-  | 'checkTransactionsExist'
-  | 'createTransactionsBulk'
-  | 'lookupInvoicesByExternalIds'
-  | 'createInvoicesBulk'
-  | 'updateInvoice'
-  | 'createPlansBulk'
-  | 'listBankAccounts'
-  | 'createBankAccount'
-  | 'updateBankAccount'
->;
+/**
+ * The client's typed helper calls (every method PartnerClient adds to the generic core): a port,
+ * so adapters can supply their own. Derived, so a kind whose strategy needs a new call gets it by
+ * adding the helper to the client, not by listing it here.
+ */
+export type SyncClient = Omit<PartnerClient, keyof PartnerClientCore>;
 
 /** What a strategy gets for one chunk: ports only, no I/O of its own. */
 export interface ChunkContext {

@@ -1,6 +1,6 @@
 import type { KindFields } from '../field-spec.js';
 
-/** Also what a bank account PATCH compares by (sync/strategies/bank-accounts.ts). */
+/** Also what a bank account PATCH compares by (strategy.ts). */
 export const BANK_ACCOUNT_FIELDS: KindFields = {
   externalId: { type: 'string', required: true },
   accountName: { type: 'string', required: true },

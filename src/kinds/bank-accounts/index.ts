@@ -1,7 +1,7 @@
 import { BankAccountCreate } from '../../contract/index.js';
-import { syncBankAccountsChunk } from '../../sync/strategies/bank-accounts.js';
 import type { KindDefinition } from '../definition.js';
 import { BANK_ACCOUNT_FIELDS } from './fields.js';
+import { syncBankAccountsChunk } from './strategy.js';
 
 export const bankAccounts: KindDefinition<BankAccountCreate> = {
   description: 'bank accounts of provider PARTNER, upserted by externalId (`mode`, `emptyCellClears`)',

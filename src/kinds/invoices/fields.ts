@@ -1,6 +1,6 @@
 import type { KindFields } from '../field-spec.js';
 
-/** Also what an invoice PATCH compares by (sync/strategies/invoices.ts). */
+/** Also what an invoice PATCH compares by (strategy.ts). */
 export const INVOICE_FIELDS: KindFields = {
   externalId: { type: 'string' },
   invoiceType: { type: 'string', required: true },

@@ -1,8 +1,8 @@
 import { InvoiceCreate } from '../../contract/index.js';
-import { heldInvoices } from '../../sync/strategies/held.js';
-import { syncInvoicesChunk } from '../../sync/strategies/invoices.js';
 import type { KindDefinition } from '../definition.js';
 import { INVOICE_FIELDS } from './fields.js';
+import { heldInvoices } from './held.js';
+import { syncInvoicesChunk } from './strategy.js';
 
 export const invoices: KindDefinition<InvoiceCreate> = {
   description: 'sales and purchase invoices, upserted by externalId (`mode`, `emptyCellClears`)',

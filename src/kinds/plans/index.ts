@@ -1,7 +1,7 @@
 import { PlanRequest } from '../../contract/index.js';
-import { syncPlansChunk } from '../../sync/strategies/plans.js';
 import type { KindDefinition } from '../definition.js';
 import { PLAN_FIELDS } from './fields.js';
+import { syncPlansChunk } from './strategy.js';
 
 export const plans: KindDefinition<PlanRequest> = {
   description: 'planned values per category, scenario and period (`replaceCurrentValuesForThePeriod`)',

@@ -1,9 +1,9 @@
 import { TransactionInput } from '../../contract/index.js';
-import { findBankAccount, resolveBankAccount } from '../../sync/strategies/bank-account-target.js';
-import { heldTransactions } from '../../sync/strategies/held.js';
-import { syncTransactionsChunk } from '../../sync/strategies/transactions.js';
+import { findBankAccount, resolveBankAccount } from '../bank-accounts/lookup.js';
 import type { KindDefinition } from '../definition.js';
 import { TRANSACTION_FIELDS } from './fields.js';
+import { heldTransactions } from './held.js';
+import { syncTransactionsChunk } from './strategy.js';
 
 export const transactions: KindDefinition<TransactionInput> = {
   description: 'bank transactions, written to the bank account the feed names (`bankAccount`)',

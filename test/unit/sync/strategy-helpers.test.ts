@@ -4,7 +4,7 @@ import { BankAccountUpdate, InvoiceUpdate } from '../../../src/contract/index.js
 import { BANK_ACCOUNT_FIELDS } from '../../../src/kinds/bank-accounts/fields.js';
 import { INVOICE_FIELDS } from '../../../src/kinds/invoices/fields.js';
 import { isolationProgress, sendIsolating } from '../../../src/sync/isolate.js';
-import { changedFields, patchRules, sameValue } from '../../../src/sync/strategies/field-diff.js';
+import { changedFields, patchRules, sameValue } from '../../../src/sync/writes/field-diff.js';
 
 const refused = (status: number, code: string, indexes: number[]) =>
   new ApiError({

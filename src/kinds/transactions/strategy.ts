@@ -1,12 +1,12 @@
 import { ApiError } from '../../client/index.js';
 import type { BulkTransactionsResponse, TransactionInput } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
-import { bulkErrorOutcome, itemAt } from '../bulk-answer.js';
-import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
-import type { RecordOutcome } from '../outcome.js';
-import type { ChunkContext } from '../ports.js';
-import { sendSettling } from '../send-settling.js';
-import { RecheckSchedule } from './recheck.js';
+import { bulkErrorOutcome, itemAt } from '../../sync/bulk-answer.js';
+import { type ChunkOutcomes, settleChunk } from '../../sync/chunk-outcomes.js';
+import type { RecordOutcome } from '../../sync/outcome.js';
+import type { ChunkContext } from '../../sync/ports.js';
+import { sendSettling } from '../../sync/send-settling.js';
+import { RecheckSchedule } from '../../sync/writes/recheck.js';
 
 type TxRecord = MappedRecord<TransactionInput>;
 

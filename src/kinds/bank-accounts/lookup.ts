@@ -1,11 +1,11 @@
 import { ApiError, type BankAccountCreateBody } from '../../client/index.js';
 import type { BankAccount } from '../../contract/index.js';
-import type { BankAccountTarget } from '../../kinds/transactions/bank-account-target.js';
-import type { OutcomeFields } from '../build-outcome.js';
-import { withCreateClaim } from '../create-claims.js';
-import type { ChunkContext } from '../ports.js';
-import { RunStopError, stopFor } from '../stop.js';
-import { createConfirmed } from './confirmed-writes.js';
+import type { OutcomeFields } from '../../sync/build-outcome.js';
+import { withCreateClaim } from '../../sync/create-claims.js';
+import type { ChunkContext } from '../../sync/ports.js';
+import { RunStopError, stopFor } from '../../sync/stop.js';
+import { createConfirmed } from '../../sync/writes/confirmed-writes.js';
+import type { BankAccountTarget } from '../transactions/bank-account-target.js';
 
 export const withExternalId = (accounts: readonly BankAccount[], externalId: string): BankAccount[] =>
   accounts.filter((account) => account.externalId === externalId);

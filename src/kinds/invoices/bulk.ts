@@ -8,10 +8,10 @@ import {
   invoiceTypeFilterOf,
 } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
-import { bulkErrorOutcome, itemAt } from '../bulk-answer.js';
-import type { ChunkOutcomes } from '../chunk-outcomes.js';
-import type { ChunkContext } from '../ports.js';
-import { sendSettling } from '../send-settling.js';
+import { bulkErrorOutcome, itemAt } from '../../sync/bulk-answer.js';
+import type { ChunkOutcomes } from '../../sync/chunk-outcomes.js';
+import type { ChunkContext } from '../../sync/ports.js';
+import { sendSettling } from '../../sync/send-settling.js';
 
 export type InvoiceRecord = MappedRecord<InvoiceCreate>;
 

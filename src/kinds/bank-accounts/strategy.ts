@@ -1,21 +1,16 @@
 import { type BankAccount, type BankAccountCreate, BankAccountUpdate } from '../../contract/index.js';
-import { BANK_ACCOUNT_FIELDS } from '../../kinds/bank-accounts/fields.js';
 import type { MappedRecord } from '../../sources/record.js';
-import type { OutcomeFields } from '../build-outcome.js';
-import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
-import { withCreateClaims } from '../create-claims.js';
-import { firstOfEachExternalId } from '../first-of-each.js';
-import type { RecordOutcome } from '../outcome.js';
-import type { ChunkContext } from '../ports.js';
-import type { Refusal } from '../refusal.js';
-import {
-  ambiguousTarget,
-  createBankAccountConfirmed,
-  listBankAccounts,
-  withExternalId,
-} from './bank-account-target.js';
-import { updateConfirmed } from './confirmed-writes.js';
-import { changedFields, patchRules, type UpsertOptions } from './field-diff.js';
+import type { OutcomeFields } from '../../sync/build-outcome.js';
+import { type ChunkOutcomes, settleChunk } from '../../sync/chunk-outcomes.js';
+import { withCreateClaims } from '../../sync/create-claims.js';
+import { firstOfEachExternalId } from '../../sync/first-of-each.js';
+import type { RecordOutcome } from '../../sync/outcome.js';
+import type { ChunkContext } from '../../sync/ports.js';
+import type { Refusal } from '../../sync/refusal.js';
+import { updateConfirmed } from '../../sync/writes/confirmed-writes.js';
+import { changedFields, patchRules, type UpsertOptions } from '../../sync/writes/field-diff.js';
+import { BANK_ACCOUNT_FIELDS } from './fields.js';
+import { ambiguousTarget, createBankAccountConfirmed, listBankAccounts, withExternalId } from './lookup.js';
 
 type BankRecord = MappedRecord<BankAccountCreate>;
 

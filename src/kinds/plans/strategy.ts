@@ -1,12 +1,12 @@
 import { ApiError } from '../../client/index.js';
 import type { BulkPlansResponse, PlanRequest } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
-import { type ChunkOutcomes, settleChunk } from '../chunk-outcomes.js';
-import { firstOfEachKey } from '../first-of-each.js';
-import type { RecordOutcome } from '../outcome.js';
-import type { ChunkContext } from '../ports.js';
-import { sendSettling } from '../send-settling.js';
-import { RecheckSchedule } from './recheck.js';
+import { type ChunkOutcomes, settleChunk } from '../../sync/chunk-outcomes.js';
+import { firstOfEachKey } from '../../sync/first-of-each.js';
+import type { RecordOutcome } from '../../sync/outcome.js';
+import type { ChunkContext } from '../../sync/ports.js';
+import { sendSettling } from '../../sync/send-settling.js';
+import { RecheckSchedule } from '../../sync/writes/recheck.js';
 
 type PlanRecord = MappedRecord<PlanRequest>;
 

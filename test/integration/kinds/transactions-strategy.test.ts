@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordOf } from '../../../src/kinds/registry.js';
+import { syncTransactionsChunk } from '../../../src/kinds/transactions/strategy.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
 import { RunStopError } from '../../../src/sync/stop.js';
-import { syncTransactionsChunk } from '../../../src/sync/strategies/transactions.js';
 import { byOutcome, closeStrategySandboxes, eachOnce, strategySandbox } from './strategy-fixture.js';
 
 afterEach(closeStrategySandboxes);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InvoiceCreate } from '../../../src/contract/index.js';
+import { syncInvoicesChunk } from '../../../src/kinds/invoices/strategy.js';
 import type { RecordOf } from '../../../src/kinds/registry.js';
-import type { UpsertOptions } from '../../../src/sync/strategies/field-diff.js';
-import { syncInvoicesChunk } from '../../../src/sync/strategies/invoices.js';
+import type { UpsertOptions } from '../../../src/sync/writes/field-diff.js';
 import {
   byOutcome,
   closeStrategySandboxes,

@@ -1,16 +1,16 @@
 import { type Invoice, InvoiceUpdate } from '../../contract/index.js';
-import { INVOICE_FIELDS } from '../../kinds/invoices/fields.js';
-import type { OutcomeFields } from '../build-outcome.js';
-import { settleChunk } from '../chunk-outcomes.js';
-import { withCreateClaims } from '../create-claims.js';
-import { firstOfEachExternalId } from '../first-of-each.js';
-import type { RecordOutcome } from '../outcome.js';
-import type { ChunkContext } from '../ports.js';
-import type { Refusal } from '../refusal.js';
-import { updateConfirmed } from './confirmed-writes.js';
-import { changedFields, patchRules, type UpsertOptions } from './field-diff.js';
-import { createInvoices, filterOf, type InvoiceRecord, lookupInvoices } from './invoice-bulk.js';
-import { RecheckSchedule } from './recheck.js';
+import type { OutcomeFields } from '../../sync/build-outcome.js';
+import { settleChunk } from '../../sync/chunk-outcomes.js';
+import { withCreateClaims } from '../../sync/create-claims.js';
+import { firstOfEachExternalId } from '../../sync/first-of-each.js';
+import type { RecordOutcome } from '../../sync/outcome.js';
+import type { ChunkContext } from '../../sync/ports.js';
+import type { Refusal } from '../../sync/refusal.js';
+import { updateConfirmed } from '../../sync/writes/confirmed-writes.js';
+import { changedFields, patchRules, type UpsertOptions } from '../../sync/writes/field-diff.js';
+import { RecheckSchedule } from '../../sync/writes/recheck.js';
+import { createInvoices, filterOf, type InvoiceRecord, lookupInvoices } from './bulk.js';
+import { INVOICE_FIELDS } from './fields.js';
 
 /** PATCH takes every create field but externalId and invoiceType (the contract's InvoiceUpdate). */
 /** Which invoice fields a PATCH may carry (also what a dry run predicts with). */
