@@ -21,7 +21,7 @@ import type { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
-import { delayUntilSlot, wakeOneWaiter } from './slot-wait.js';
+import { delayUntilSlot, slotOrWaiter, wakeOneWaiter } from './slot-wait.js';
 
 /**
  * What a chunk job carries: the chunk without its records, which wait beside it
@@ -100,7 +100,7 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       chunk: header.seq,
     };
     const logger = deps.logger.child(bindings);
-    const lease = await gate.tryAcquire(tenant, limit);
+    const lease = await slotOrWaiter(gate, jobId, { tenant, limit });
     if (!lease) {
       const { promoted } = await delayUntilSlot(gate, job, { tenant, limit }, deps.slotWaitMs ?? 2000, token);
       logger.debug({ limit, promoted }, 'no free tenant slot: chunk delayed');

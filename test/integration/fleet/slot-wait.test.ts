@@ -1,5 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { delayUntilSlot, type WaitingJob, wakeOneWaiter } from '../../../src/fleet/slot-wait.js';
+import {
+  delayUntilSlot,
+  slotOrWaiter,
+  type WaitingJob,
+  wakeOneWaiter,
+} from '../../../src/fleet/slot-wait.js';
 import type { FleetGate, Lease } from '../../../src/gate/gate.js';
 import { RedisGate } from '../../../src/gate/redis-gate.js';
 import { testRedis } from '../../support/redis.js';
@@ -61,25 +66,41 @@ describe('a chunk job waiting for a tenant slot loses no wake-up', () => {
     expect(await gate.busy('t')).toBe(0);
   });
 
-  it('promotes itself when the slot frees between its registration and its probe', async () => {
+  it('takes the slot that frees between its first try and its registration', async () => {
     const inner = makeGate();
     const lease = await held(inner, 't');
     const jobs = new Map<string, WaitingJob>();
     const gate: FleetGate = {
       tryAcquire: (tenant, limit) => inner.tryAcquire(tenant, limit),
       addWaiter: async (tenant, waiter) => {
-        await inner.addWaiter(tenant, waiter);
-        // The waker pops this job before its probe: either one may promote it.
+        // The holder frees the slot and wakes the waiters just before this job is one of them.
         await freeSlot(inner, lease, jobs);
+        await inner.addWaiter(tenant, waiter);
       },
       removeWaiter: (tenant, waiter) => inner.removeWaiter(tenant, waiter),
       popWaiter: (tenant) => inner.popWaiter(tenant),
       pause: (scope, untilMs) => inner.pause(scope, untilMs),
       waitUntilOpen: (scope, signal) => inner.waitUntilOpen(scope, signal),
     };
+    const taken = await slotOrWaiter(gate, 'j1', { tenant: 't', limit: 1 });
+    expect(taken).toBeDefined();
+    expect(await inner.busy('t')).toBe(1);
+    await taken?.release();
+  });
+
+  it('promotes itself when a waker popped it before it was delayed', async () => {
+    const gate = makeGate();
+    const lease = await held(gate, 't');
+    const jobs = new Map<string, WaitingJob>();
     const { job, waiting } = fakeJob('j1');
     jobs.set('j1', waiting);
-    await delayUntilSlot(gate, waiting, { tenant: 't', limit: 1 }, 60_000);
+    expect(await slotOrWaiter(gate, 'j1', { tenant: 't', limit: 1 })).toBeUndefined();
+    // The waker pops the registered job while it is still active: its promote() is refused.
+    await freeSlot(gate, lease, jobs);
+    expect(job.state).toBe('active');
+    expect(await delayUntilSlot(gate, waiting, { tenant: 't', limit: 1 }, 60_000)).toEqual({
+      promoted: true,
+    });
     expect(job.state).toBe('waiting');
   });
 
@@ -89,6 +110,7 @@ describe('a chunk job waiting for a tenant slot loses no wake-up', () => {
     const jobs = new Map<string, WaitingJob>();
     const { job, waiting } = fakeJob('j1');
     jobs.set('j1', waiting);
+    expect(await slotOrWaiter(gate, 'j1', { tenant: 't', limit: 1 })).toBeUndefined();
     expect(await delayUntilSlot(gate, waiting, { tenant: 't', limit: 1 }, 60_000)).toEqual({
       promoted: false,
     });
@@ -105,8 +127,10 @@ describe('a chunk job waiting for a tenant slot loses no wake-up', () => {
     const first = fakeJob('j1');
     const second = fakeJob('j2');
     jobs.set('j1', first.waiting).set('j2', second.waiting);
-    await delayUntilSlot(gate, first.waiting, { tenant: 't', limit: 1 }, 60_000);
-    await delayUntilSlot(gate, second.waiting, { tenant: 't', limit: 1 }, 60_000);
+    for (const [id, waiting] of jobs) {
+      expect(await slotOrWaiter(gate, id, { tenant: 't', limit: 1 })).toBeUndefined();
+      await delayUntilSlot(gate, waiting, { tenant: 't', limit: 1 }, 60_000);
+    }
     await freeSlot(gate, lease, jobs);
     expect([first.job.state, second.job.state]).toEqual(['waiting', 'delayed']);
   });
