@@ -29,8 +29,9 @@ const REFUSALS: Record<string, Refusal> = {
 };
 
 /**
- * Upserts one chunk of invoices by externalId (design.md, correctness protocol). The service does
- * not de-duplicate invoices on create, so nothing is created before a lookup has shown it missing:
+ * Upserts one chunk of invoices by externalId, never creating one twice (docs/once-only.md). The
+ * service does not de-duplicate invoices on create, so nothing is created before a lookup has
+ * shown it missing:
  * - a second record with an externalId already in the chunk is rejected (DUPLICATE_IN_SOURCE);
  * - lookup by externalId under each record's invoiceTypeFilter (and the other filter for what was
  *   not found, since an externalId must not exist twice in either family);

@@ -11,7 +11,8 @@ import { RecheckSchedule } from '../../sync/writes/recheck.js';
 type TxRecord = MappedRecord<TransactionInput>;
 
 /**
- * Syncs one chunk of transactions into one bank account (design.md, correctness protocol):
+ * Syncs one chunk of transactions into one bank account so that a rerun, a replay or a lost answer
+ * never creates one twice (docs/once-only.md):
  * existence check, bulk create of what is missing, every created/skipped/errors entry mapped back
  * to its record. After an ambiguous failure (500 or lost answer on the bulk create) the chunk goes
  * back to the existence check before anything is resent, on the spec's 1/2/4 s schedule; records
