@@ -33,6 +33,8 @@ export {
   PartnerClient,
   type PlanBody,
   type TransactionInputBody,
+  type UserCreateBody,
+  type UserUpdateBody,
 } from './partner-client.js';
 export {
   isIdempotent,

@@ -4,6 +4,7 @@ import {
   type BulkPlansResponse,
   type BulkTransactionsResponse,
   type Category,
+  type Company,
   type ExistingTransaction,
   existingTransactions,
   type Invoice,
@@ -12,6 +13,7 @@ import {
   type RequestBody,
   type RequestQuery,
   type Scenario,
+  type User,
 } from '../contract/index.js';
 import { PartnerClientCore } from './client-core.js';
 import { splitExternalIds } from './limits.js';
@@ -28,6 +30,8 @@ export type InvoiceUpdateBody = RequestBody<'updateInvoice'>;
 export type PlanBody = RequestBody<'createPlansBulk'>[number];
 export type BankAccountCreateBody = RequestBody<'createBankAccount'>;
 export type BankAccountUpdateBody = RequestBody<'updateBankAccount'>;
+export type UserCreateBody = RequestBody<'createUser'>;
+export type UserUpdateBody = RequestBody<'updateUser'>;
 export type InvoiceTypeFilter = RequestQuery<'listInvoices'>['invoiceTypeFilter'];
 
 /**
@@ -164,5 +168,47 @@ export class PartnerClient extends PartnerClientCore {
 
   listScenarios(accountId: number, options: HelperOptions = {}): Promise<Scenario[]> {
     return this.call('listScenarios', { ...options, accountId });
+  }
+
+  /** Every company of the account, read at the largest page size (a user belongs to one). */
+  async listCompanies(accountId: number, options: HelperOptions = {}): Promise<Company[]> {
+    const query = { pageSize: LIMITS.page.maxPageSize };
+    const companies: Company[] = [];
+    for await (const company of this.items('listCompanies', { ...options, accountId, query })) {
+      companies.push(company);
+    }
+    return companies;
+  }
+
+  /**
+   * Every user of the account, read at the largest page size: the API has no lookup of users by
+   * externalId, and an account's users are bounded by its subscription.
+   */
+  async listUsers(accountId: number, options: HelperOptions = {}): Promise<User[]> {
+    const query = { pageSize: LIMITS.page.maxPageSize };
+    const users: User[] = [];
+    for await (const user of this.items('listUsers', { ...options, accountId, query })) users.push(user);
+    return users;
+  }
+
+  /** One user; a 500 or lost answer raises AMBIGUOUS_WRITE (the service has no bulk create of users). */
+  async createUser(accountId: number, user: UserCreateBody, options: HelperOptions = {}): Promise<User> {
+    const response = await this.call('createUser', { ...options, accountId, body: user });
+    return response.data;
+  }
+
+  async updateUser(
+    accountId: number,
+    userId: number,
+    patch: UserUpdateBody,
+    options: HelperOptions = {},
+  ): Promise<User> {
+    const response = await this.call('updateUser', {
+      ...options,
+      accountId,
+      params: { userId },
+      body: patch,
+    });
+    return response.data;
   }
 }
