@@ -4,6 +4,7 @@ import type { KindDefinition } from './definition.js';
 import { invoices } from './invoices/index.js';
 import { plans } from './plans/index.js';
 import { transactions } from './transactions/index.js';
+import { users } from './users/index.js';
 
 /** Every record kind a feed can carry, one line each; the key is the feed's `kind`. */
 const DEFINITIONS = {
@@ -11,6 +12,7 @@ const DEFINITIONS = {
   invoices,
   plans,
   'bank-accounts': bankAccounts,
+  users,
 };
 
 type Definitions = typeof DEFINITIONS;

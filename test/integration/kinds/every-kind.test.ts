@@ -61,6 +61,13 @@ const FIXTURES: Record<RecordKind, KindFixture> = {
       [...account.bankAccounts.values()].filter((b) => b.externalId?.startsWith(`${p}-`)).length,
     rerun: 'skipped',
   },
+  users: {
+    feed: 'mapping: {externalId: id, email: email, firstName: first, lastName: last}',
+    csv: (p) => rows('id,email,first,last', (i) => `${p}-${i},${p}-${i}@example.test,Uma,User ${i}`),
+    stored: (account, p) =>
+      [...account.users.values()].filter((u) => u.externalId.startsWith(`${p}-`)).length,
+    rerun: 'skipped',
+  },
 };
 
 /** The kind's feed and export in a fresh temp folder (the fleet's feed directory is tmpdir()). */

@@ -1,0 +1,27 @@
+import type { ChunkSettings } from '../../sync/chunk-settings.js';
+import { DRY, type HeldVerdict, nothingHeld } from '../../sync/held-verdict.js';
+import type { ChunkContext } from '../../sync/ports.js';
+import { changedFields } from '../../sync/writes/field-diff.js';
+import { UserDirectory } from './directory.js';
+import { USER_PATCH_RULES } from './patch.js';
+import type { UserRecord } from './payload.js';
+
+/**
+ * Users: one the account already holds with no changeable field that differs is skipped (mode
+ * insert: any existing one); creates, updates and what the real run would refuse count as would-send.
+ */
+export async function heldUsers(
+  records: readonly UserRecord[],
+  settings: ChunkSettings,
+  ctx: ChunkContext,
+): Promise<(record: UserRecord) => HeldVerdict> {
+  if (records.length === 0) return nothingHeld;
+  const directory = await UserDirectory.read(ctx);
+  return (record) => {
+    const user = directory.find(record.externalId);
+    if (!user) return undefined;
+    if (settings.mode === 'insert') return { serviceId: user.id, message: `exists; feed mode insert ${DRY}` };
+    const patch = changedFields(record.payload, user, USER_PATCH_RULES, settings);
+    return Object.keys(patch).length === 0 ? { serviceId: user.id, message: `unchanged ${DRY}` } : undefined;
+  };
+}

@@ -1,0 +1,19 @@
+import type { KindDefinition } from '../definition.js';
+import { USER_FIELDS } from './fields.js';
+import { heldUsers } from './held.js';
+import { UserPayload } from './payload.js';
+import { syncUsersChunk } from './strategy.js';
+
+export const users: KindDefinition<UserPayload> = {
+  description:
+    "users of the feed's account, upserted by externalId; only firstName and lastName are updated (`mode`)",
+  fields: USER_FIELDS,
+  create: UserPayload,
+  // The email: one user per email in the whole service, the one field that names the same person in
+  // the ERP and the service, and one the partner API cannot change. A name may change (marriage),
+  // a role or language is what a user has, not who they are.
+  identityFields: ['email'],
+  sendsExternalId: true,
+  sync: syncUsersChunk,
+  predict: heldUsers,
+};

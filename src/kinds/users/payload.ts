@@ -1,0 +1,12 @@
+import type { z } from 'zod';
+import { CreateUserRequest } from '../../contract/index.js';
+import type { MappedRecord } from '../../sources/record.js';
+
+/**
+ * What one source record becomes: the contract's create body, companyId optional because an ERP
+ * rarely knows the service's company ids; the strategy fills it in before sending.
+ */
+export const UserPayload = CreateUserRequest.partial({ companyId: true });
+export type UserPayload = z.output<typeof UserPayload>;
+
+export type UserRecord = MappedRecord<UserPayload>;
