@@ -3,12 +3,14 @@ import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
 import { csvFormat } from './csv.js';
 import { jsonlFormat } from './jsonl.js';
+import { mt940Format } from './mt940.js';
 import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from './source-format.js';
 
 /** Every source format, by its `source.format` value: one line each. */
 export const SOURCE_FORMATS = {
   csv: csvFormat,
   jsonl: jsonlFormat,
+  mt940: mt940Format,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
