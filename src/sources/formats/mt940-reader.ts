@@ -119,15 +119,27 @@ async function* batchesOf(
 ): AsyncGenerator<SourceItem[]> {
   const reader = new Mt940Reader(file, source);
   let rest = '';
+  /** Inside a line too long to be MT940 (a binary file): its text is not kept. */
+  let skipping = false;
   for await (const chunk of text) {
     rest += typeof chunk === 'string' ? chunk : String(chunk);
     // A CR at the end may be the first half of a CRLF: it waits for the next piece.
     const lines = rest.split(/\r\n|\n|\r(?!$)/);
     rest = lines.pop() ?? '';
+    if (skipping && lines.length > 0) {
+      lines[0] = '';
+      skipping = false;
+    }
     for (const line of lines) reader.line(line);
+    if (rest.length > MAX_FIELD_CHARS) {
+      if (!skipping) reader.overlongLine();
+      skipping = true;
+      rest = '';
+    }
     const ready = reader.take();
     if (ready.length > 0) yield ready;
   }
+  if (skipping) rest = '';
   if (rest !== '') for (const line of rest.split(/\r\n|\n|\r/)) reader.line(line);
   reader.end();
   const ready = reader.take();
@@ -191,6 +203,19 @@ class Mt940Reader {
     this.textLine(text, at);
   }
 
+  /**
+   * The next line is longer than any MT940 field: it ends the field being read (the entry before
+   * it goes out as read so far, in file order), is reported, and counts as an empty line.
+   */
+  overlongLine(): void {
+    this.closeField();
+    this.emitEntry();
+    this.problem(
+      this.lineNo + 1,
+      `line ${this.lineNo + 1} is longer than ${MAX_FIELD_CHARS} characters: not MT940 text; reading goes on at the next line`,
+    );
+  }
+
   /** A line of the text block: a new field, or the next line of the one being read. */
   private textLine(text: string, at: number): void {
     const tag = TAG_LINE.exec(text.trim());
@@ -207,12 +232,14 @@ class Mt940Reader {
     }
     field.chars += text.length;
     if (field.chars > MAX_FIELD_CHARS) {
+      // An entry whose :61: or :86: runs on is not read at all: half of it is no record.
+      const entryLine = field.tag === '86' ? this.entry?.line : field.tag === '61' ? field.line : undefined;
+      if (entryLine !== undefined) this.entry = undefined;
       this.problem(
-        field.line,
-        `field :${field.tag}: goes on for more than ${MAX_FIELD_CHARS} characters: not MT940 text`,
+        entryLine ?? field.line,
+        `field :${field.tag}: (from line ${field.line}) goes on for more than ${MAX_FIELD_CHARS} characters: not MT940 text${entryLine === undefined ? '' : '; the entry is not read'}`,
       );
       this.field = undefined;
-      if (field.tag === '61' || field.tag === '86') this.entry = undefined;
       return;
     }
     field.lines.push(text);

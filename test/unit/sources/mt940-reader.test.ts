@@ -435,6 +435,37 @@ describe('the mt940 reader on made-up statements', () => {
     expect(await readText(text.replace(/\r\n/g, '\r'))).toEqual(whole);
   });
 
+  it('reports a line too long to be MT940 once and reads on at the next line', async () => {
+    const long = 'x'.repeat(100_000);
+    const text = statement(`:61:2601050105C1,00NTRFNONREF//A\r\n${long}\r\n:61:2601060106C2,00NTRFNONREF//B`);
+    const items = await readItems(Readable.from(text.match(/[\s\S]{1,4096}/g) ?? []));
+    expect(items.map((i) => [i.kind, i.line])).toEqual([
+      ['row', 5],
+      ['problem', 6],
+      ['row', 7],
+    ]);
+    expect(items[1]).toMatchObject({
+      problem: expect.stringMatching(/^line 6 is longer than 65536 characters/),
+    });
+  });
+
+  it('rejects an entry whose :86: runs on past any MT940 field, at the line of its :61:', async () => {
+    const runOn = Array.from({ length: 2000 }, () => 'y'.repeat(60)).join('\r\n');
+    const items = await readText(
+      statement(`:61:2601050105C1,00NTRFNONREF//A\r\n:86:166?20${runOn}\r\n:61:2601060106C2,00NTRF`),
+    );
+    // Its lines after the limit belong to no field: one more problem for them, then the next entry.
+    expect(items.map((i) => [i.kind, i.line])).toEqual([
+      ['problem', 5],
+      ['problem', 1099],
+      ['row', 2006],
+    ]);
+    expect(items[0]).toMatchObject({
+      problem:
+        'field :86: (from line 6) goes on for more than 65536 characters: not MT940 text; the entry is not read',
+    });
+  });
+
   it('does not hold the file: rows come out while it is still being read', async () => {
     const entry = ':61:2601050105C1,00NTRFNONREF\r\n:86:166?20SVWZ+x\r\n';
     let handedOut = 0;
