@@ -43,6 +43,8 @@ const SEPA_TAGS = [
 ];
 const SEPA_TAG = new RegExp(`(${SEPA_TAGS.join('|')})\\+`, 'g');
 const PURPOSE_SUBFIELD = /^(2\d|6[0-3])$/;
+/** `?nn` and its value, up to the next `?nn`: a question mark in the text itself stays text. */
+const SUBFIELD = /\?(\d{2})((?:[^?]|\?(?!\d{2}))*)/g;
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
 const BIC = /^[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
@@ -79,9 +81,7 @@ export function readDetails(lines: readonly string[]): EntryDetails {
   const details: EntryDetails = { gvc: structured[1] as string, sepa: new Map() };
   const subfields = new Map<string, string>();
   const purposeParts: string[] = [];
-  for (const [, code = '', value = ''] of joined
-    .slice(structured[0].length - 1)
-    .matchAll(/\?(\d{2})([^?]*)/g)) {
+  for (const [, code = '', value = ''] of joined.slice(structured[0].length - 1).matchAll(SUBFIELD)) {
     if (PURPOSE_SUBFIELD.test(code)) purposeParts.push(value);
     else subfields.set(code, (subfields.get(code) ?? '') + value);
   }

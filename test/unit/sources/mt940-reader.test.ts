@@ -400,6 +400,17 @@ describe('the mt940 reader on made-up statements', () => {
     ]);
   });
 
+  it('keeps a question mark of the purpose text as text: only ?nn starts a subfield', async () => {
+    const [entry] = rows(
+      await readText(
+        statement(
+          ':61:2601050105C1,00NTRFNONREF\r\n:86:166?00GUTSCHRIFT?20SVWZ+Wer? Wie? Was?\r\n?21 ?32Max',
+        ),
+      ),
+    );
+    expect(entry?.cells).toMatchObject({ purpose: 'Wer? Wie? Was?', counterpartyName: 'Max' });
+  });
+
   it('dates an entry booked in the next or previous year from its value date', async () => {
     const entries = rows(
       await readText(statement(':61:2512310102D1,00NTRFNONREF\r\n:61:2601021231D2,00NTRFNONREF')),
