@@ -1,4 +1,4 @@
-import type { FieldMapping } from '../config/feed.js';
+import type { FieldMapping } from '../config/field-mapping.js';
 import type { FieldType } from '../kinds/field-spec.js';
 import { type CellFormats, type Converted, convertCell } from './convert.js';
 import type { ColumnRef, Columns, SourceRow } from './row.js';

@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import type { FieldMappings } from '../../config/field-mapping.js';
+import type { RecordKind } from '../../kinds/registry.js';
 import { csvFormat } from './csv.js';
 import { jsonlFormat } from './jsonl.js';
-import type { FormatReader, FormatReading, PositionUnit } from './source-format.js';
+import { mt940Format } from './mt940.js';
+import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from './source-format.js';
 
 /** Every source format, by its `source.format` value: one line each. */
 export const SOURCE_FORMATS = {
   csv: csvFormat,
   jsonl: jsonlFormat,
+  mt940: mt940Format,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
@@ -41,6 +45,7 @@ const BY_NAME: {
   [F in SourceFormatName]: {
     read: FormatReader<SourceOf<F>>;
     position: PositionUnit;
+    defaultMapping?: DefaultMapping;
   };
 } = SOURCE_FORMATS;
 
@@ -57,4 +62,13 @@ export function readSource<F extends SourceFormatName>(
 /** What a record's position counts for this format ("line" for the text formats). */
 export function positionOf(format: SourceFormatName): PositionUnit {
   return BY_NAME[format].position;
+}
+
+/** The mapping the format brings for a kind (a feed of it may leave `mapping` out), if any. */
+export function defaultMappingOf(
+  format: SourceFormatName,
+  kind: RecordKind,
+): Readonly<FieldMappings> | undefined {
+  const defaults = BY_NAME[format].defaultMapping;
+  return defaults?.kind === kind ? defaults.mapping : undefined;
 }

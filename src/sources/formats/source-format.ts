@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { FieldMappings } from '../../config/field-mapping.js';
+import type { RecordKind } from '../../kinds/registry.js';
 import type { Columns, SourceItem } from '../row.js';
 
 /** What a reader makes of one export: its items in file order, and its header once known. */
@@ -19,6 +21,16 @@ export type FormatReader<S> = (file: string, text: NodeJS.ReadableStream, source
 export type PositionUnit = 'line' | 'row' | 'entry';
 
 /**
+ * A mapping a format brings for one kind, over its own named cells (a bank statement's entries
+ * are transactions whatever the bank): a feed of that kind needs no mapping section, and the
+ * fields it does map replace these one by one.
+ */
+export interface DefaultMapping {
+  readonly kind: RecordKind;
+  readonly mapping: Readonly<FieldMappings>;
+}
+
+/**
  * The schema of a format's `source` keys: a strict object (a key of another format is refused at
  * load) whose `format` key is the format's name.
  */
@@ -37,4 +49,6 @@ export interface SourceFormat<Schema extends FormatSchema> {
   readonly position: PositionUnit;
   /** One line for the docs: what the format is and what a record of it is. */
   readonly docs: string;
+  /** The format's mapping for one kind, when its cells are fixed (bank statements). */
+  readonly defaultMapping?: DefaultMapping;
 }

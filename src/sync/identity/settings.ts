@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Feed, FieldMapping } from '../../config/feed.js';
+import type { Feed } from '../../config/feed.js';
+import type { FieldMapping } from '../../config/field-mapping.js';
 import { KINDS } from '../../kinds/registry.js';
 
 /**

@@ -102,7 +102,9 @@ describe('the source-format registry', () => {
   });
 
   it('names the formats there are when `format` is missing or unknown', () => {
-    const expected = 'source.format: Invalid option: expected one of "csv"|"jsonl"';
+    const names = Object.keys(SOURCE_FORMATS).map((name) => JSON.stringify(name));
+    expect(names.slice(0, 2)).toEqual(['"csv"', '"jsonl"']);
+    const expected = `source.format: Invalid option: expected one of ${names.join('|')}`;
     expect(problems(JSONL_FEED.replace('format: jsonl', 'format: xml'))).toContain(expected);
     expect(problems(JSONL_FEED.replace('  format: jsonl\n', ''))).toContain(expected);
   });

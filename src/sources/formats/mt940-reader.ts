@@ -1,0 +1,397 @@
+import { type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
+import { type EntryDetails, readDetails } from './mt940-details.js';
+import { type EntryLine, readEntryLine } from './mt940-entry-line.js';
+import type { Mt940Source } from './mt940-source.js';
+import type { FormatReading } from './source-format.js';
+
+/** The named cells of an entry, in this order (what a feed's mapping may name). */
+export const MT940_CELLS = [
+  'valueDate',
+  'bookingDate',
+  'amount',
+  'currency',
+  'mark',
+  'fundsCode',
+  'transactionType',
+  'customerReference',
+  'bankReference',
+  'supplementaryDetails',
+  'gvc',
+  'postingText',
+  'primaNota',
+  'purpose',
+  'purposeText',
+  'counterpartyName',
+  'counterpartyIban',
+  'counterpartyBic',
+  'counterpartyAccount',
+  'counterpartyBankCode',
+  'textKeyExtension',
+  'endToEndReference',
+  'sepaCustomerReference',
+  'mandateReference',
+  'creditorId',
+  'debtorId',
+  'ultimateDebtor',
+  'ultimateCreditor',
+  'originalAmount',
+  'compensationAmount',
+  'account',
+  'statementReference',
+  'relatedReference',
+  'statement',
+  'messageType',
+  'status',
+] as const;
+export type Mt940Cell = (typeof MT940_CELLS)[number];
+
+const COLUMNS: Columns = columnsFrom(MT940_CELLS);
+
+/** The SEPA tags of `:86:` that get a cell of their own (SVWZ+ is the purpose). */
+const SEPA_CELLS: readonly [string, Mt940Cell][] = [
+  ['EREF', 'endToEndReference'],
+  ['KREF', 'sepaCustomerReference'],
+  ['MREF', 'mandateReference'],
+  ['CRED', 'creditorId'],
+  ['DEBT', 'debtorId'],
+  ['ABWA', 'ultimateDebtor'],
+  ['ABWE', 'ultimateCreditor'],
+  ['OAMT', 'originalAmount'],
+  ['COAM', 'compensationAmount'],
+];
+
+/** Tags only an MT942 interim report has: its entries are not booked yet. */
+const INTERIM_TAGS = new Set(['34F', '13D', '90D', '90C']);
+
+/** A field longer than this is no MT940 field (at most 6 × 65 characters for `:86:`): a broken file. */
+const MAX_FIELD_CHARS = 64 * 1024;
+
+/** The statement (`:20:` to `-`) an entry belongs to. */
+interface Statement {
+  reference?: string;
+  related?: string;
+  account?: string;
+  number?: string;
+  currency?: string;
+  interim: boolean;
+}
+
+/** A field being read: its tag, the line of the tag, and its lines as written after the tag. */
+interface Field {
+  tag: string;
+  line: number;
+  lines: string[];
+  chars: number;
+}
+
+interface OpenEntry {
+  line: number;
+  entry: string[];
+  details?: string[];
+  statement: Statement;
+}
+
+const TAG_LINE = /^:(\d{2}[A-Z]?):(.*)$/;
+/** A tag the bank broke over two lines (`:` / `86:…`): joined with the next line. */
+const BROKEN_TAG = /^:\d{0,2}[A-Z]?$/;
+/** SWIFT blocks before the text block (`{1:…}`, `{2:I940…}`, `{4:`), on lines of their own or with the first field. */
+const SWIFT_BLOCKS = /^((?:\{[1-3]:[^}]*\})*)(\{4:)?(.*)$/;
+/** The end of a statement (`-`) or of a SWIFT message (`-}`, maybe with its trailer blocks). */
+const STATEMENT_END = /^-(\}.*)?$/;
+const SWIFT_MESSAGE_TYPE = /\{2:[IO](94[02])/;
+
+/**
+ * Streams the entries of MT940 statements and MT942 interim reports: each `:61:` with its `:86:`
+ * is one row, at the line of its `:61:`. Reads with or without SWIFT blocks (`{1:}{2:}{4:}`, the
+ * `-}` trailer), line by line as the text comes (memory holds one statement's header and one
+ * entry). An entry whose `:61:` does not read (a 30 February, a broken amount) is a problem at
+ * its line; the file's other entries are read on. Entries of an MT942 report are pending:
+ * `leftOut` unless `includePending`. Balances and unknown fields are not entries and not read.
+ */
+export function readMt940(file: string, text: NodeJS.ReadableStream, source: Mt940Source): FormatReading {
+  return { columns: Promise.resolve(COLUMNS), batches: batchesOf(file, text, source) };
+}
+
+async function* batchesOf(
+  file: string,
+  text: NodeJS.ReadableStream,
+  source: Mt940Source,
+): AsyncGenerator<SourceItem[]> {
+  const reader = new Mt940Reader(file, source);
+  let rest = '';
+  /** Inside a line too long to be MT940 (a binary file): its text is not kept. */
+  let skipping = false;
+  for await (const chunk of text) {
+    rest += typeof chunk === 'string' ? chunk : String(chunk);
+    // A CR at the end may be the first half of a CRLF: it waits for the next piece.
+    const lines = rest.split(/\r\n|\n|\r(?!$)/);
+    rest = lines.pop() ?? '';
+    if (skipping && lines.length > 0) {
+      lines[0] = '';
+      skipping = false;
+    }
+    for (const line of lines) reader.line(line);
+    if (rest.length > MAX_FIELD_CHARS) {
+      if (!skipping) reader.overlongLine();
+      skipping = true;
+      rest = '';
+    }
+    const ready = reader.take();
+    if (ready.length > 0) yield ready;
+  }
+  if (skipping) rest = '';
+  if (rest !== '') for (const line of rest.split(/\r\n|\n|\r/)) reader.line(line);
+  reader.end();
+  const ready = reader.take();
+  if (ready.length > 0) yield ready;
+}
+
+class Mt940Reader {
+  private lineNo = 0;
+  private ready: SourceItem[] = [];
+  private statement: Statement = { interim: false };
+  /** The message type of the SWIFT header before the statement, when there is one. */
+  private headerInterim = false;
+  private field: Field | undefined;
+  private entry: OpenEntry | undefined;
+  private brokenTag: { text: string; line: number } | undefined;
+  /** Lines that belong to no field, reported as one problem per run. */
+  private stray: { from: number; to: number } | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly source: Mt940Source,
+  ) {}
+
+  take(): SourceItem[] {
+    const full = this.ready;
+    this.ready = [];
+    return full;
+  }
+
+  line(raw: string): void {
+    this.lineNo++;
+    let text = raw;
+    let at = this.lineNo;
+    if (this.brokenTag) {
+      text = this.brokenTag.text + raw.trim();
+      at = this.brokenTag.line;
+      this.brokenTag = undefined;
+    }
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    const header = SWIFT_BLOCKS.exec(trimmed);
+    if (header && (header[1] !== '' || header[2] !== undefined)) {
+      // A SWIFT header starts a message: what came before it is complete.
+      const type = SWIFT_MESSAGE_TYPE.exec(header[1] ?? '')?.[1];
+      if (type !== undefined) this.headerInterim = type === '942';
+      this.endStatement();
+      const after = (header[3] ?? '').trim();
+      if (after !== '') this.textLine(after, at);
+      return;
+    }
+    // The trailer of a SWIFT message (checksums) carries nothing of the statement.
+    if (trimmed.startsWith('{5:')) return;
+    if (STATEMENT_END.test(trimmed)) {
+      this.endStatement();
+      return;
+    }
+    if (BROKEN_TAG.test(trimmed)) {
+      this.brokenTag = { text: trimmed, line: at };
+      return;
+    }
+    this.textLine(text, at);
+  }
+
+  /**
+   * The next line is longer than any MT940 field: it ends the field being read (the entry before
+   * it goes out as read so far, in file order), is reported, and counts as an empty line.
+   */
+  overlongLine(): void {
+    this.closeField();
+    this.emitEntry();
+    this.problem(
+      this.lineNo + 1,
+      `line ${this.lineNo + 1} is longer than ${MAX_FIELD_CHARS} characters: not MT940 text; reading goes on at the next line`,
+    );
+  }
+
+  /** A line of the text block: a new field, or the next line of the one being read. */
+  private textLine(text: string, at: number): void {
+    const tag = TAG_LINE.exec(text.trim());
+    if (tag) {
+      this.endStray();
+      this.closeField();
+      this.openField(tag[1] as string, tag[2] as string, at);
+      return;
+    }
+    const field = this.field;
+    if (!field) {
+      this.stray = this.stray ? { from: this.stray.from, to: at } : { from: at, to: at };
+      return;
+    }
+    field.chars += text.length;
+    if (field.chars > MAX_FIELD_CHARS) {
+      // An entry whose :61: or :86: runs on is not read at all: half of it is no record.
+      const entryLine = field.tag === '86' ? this.entry?.line : field.tag === '61' ? field.line : undefined;
+      if (entryLine !== undefined) this.entry = undefined;
+      this.problem(
+        entryLine ?? field.line,
+        `field :${field.tag}: (from line ${field.line}) goes on for more than ${MAX_FIELD_CHARS} characters: not MT940 text${entryLine === undefined ? '' : '; the entry is not read'}`,
+      );
+      this.field = undefined;
+      return;
+    }
+    field.lines.push(text);
+  }
+
+  end(): void {
+    if (this.brokenTag) this.textLine(this.brokenTag.text, this.brokenTag.line);
+    this.brokenTag = undefined;
+    this.endStatement();
+    this.endStray();
+  }
+
+  private endStatement(): void {
+    this.closeField();
+    this.emitEntry();
+    this.statement = { interim: this.headerInterim };
+  }
+
+  private endStray(): void {
+    if (!this.stray) return;
+    const { from, to } = this.stray;
+    this.stray = undefined;
+    this.problem(
+      from,
+      `${from === to ? `line ${from} is` : `lines ${from}-${to} are`} not part of an MT940 field: expected a field tag such as :20: or :61: at the start of a line`,
+    );
+  }
+
+  private openField(tag: string, first: string, line: number): void {
+    // The entry ends where a field other than its own :86: begins.
+    if (this.entry && (tag !== '86' || this.entry.details)) this.emitEntry();
+    if (tag === '20') this.statement = { interim: this.headerInterim };
+    this.field = { tag, line, lines: [first], chars: first.length };
+  }
+
+  private closeField(): void {
+    const field = this.field;
+    if (!field) return;
+    this.field = undefined;
+    const value = field.lines.join('\n').trim();
+    const statement = this.statement;
+    if (INTERIM_TAGS.has(field.tag)) statement.interim = true;
+    switch (field.tag) {
+      case '20':
+        statement.reference = value;
+        break;
+      case '21':
+        statement.related = value;
+        break;
+      case '25':
+        statement.account = value;
+        break;
+      case '28C':
+        statement.number = value;
+        break;
+      case '60F':
+      case '60M':
+      case '62F':
+      case '62M':
+      case '64':
+        // A balance: D/C mark, date YYMMDD, currency.
+        statement.currency ??= /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1];
+        break;
+      case '34F':
+        statement.currency ??= /^([A-Z]{3})/.exec(value)?.[1];
+        break;
+      case '61':
+        this.entry = { line: field.line, entry: field.lines, statement };
+        break;
+      case '86':
+        if (this.entry && !this.entry.details) this.entry.details = field.lines;
+        break;
+    }
+  }
+
+  private emitEntry(): void {
+    const open = this.entry;
+    if (!open) return;
+    this.entry = undefined;
+    const line = readEntryLine(open.entry);
+    if (!line.ok) {
+      this.problem(open.line, `${line.reason}; the entry is not read`);
+      return;
+    }
+    const details = readDetails(open.details ?? []);
+    this.ready.push({ kind: 'row', row: this.row(open, line.value, details) });
+  }
+
+  private row(open: OpenEntry, line: EntryLine, details: EntryDetails): SourceRow {
+    const { statement } = open;
+    const cells: Record<Mt940Cell, string | undefined> = {
+      valueDate: line.valueDate,
+      bookingDate: line.bookingDate,
+      amount: line.amount,
+      currency: statement.currency,
+      mark: line.mark,
+      fundsCode: line.fundsCode,
+      transactionType: line.transactionType,
+      customerReference: line.customerReference,
+      bankReference: line.bankReference,
+      supplementaryDetails: line.supplementaryDetails,
+      gvc: details.gvc,
+      postingText: details.postingText,
+      primaNota: details.primaNota,
+      purpose: details.purpose,
+      purposeText: details.purposeText,
+      counterpartyName: details.counterpartyName,
+      counterpartyIban: details.counterpartyIban,
+      counterpartyBic: details.counterpartyBic,
+      counterpartyAccount: details.counterpartyAccount,
+      counterpartyBankCode: details.counterpartyBankCode,
+      textKeyExtension: details.textKeyExtension,
+      endToEndReference: undefined,
+      sepaCustomerReference: undefined,
+      mandateReference: undefined,
+      creditorId: undefined,
+      debtorId: undefined,
+      ultimateDebtor: undefined,
+      ultimateCreditor: undefined,
+      originalAmount: undefined,
+      compensationAmount: undefined,
+      account: statement.account,
+      statementReference: statement.reference,
+      relatedReference: statement.related,
+      statement: statement.number,
+      messageType: statement.interim ? 'MT942' : 'MT940',
+      status: statement.interim ? 'pending' : 'booked',
+    };
+    for (const [tag, cell] of SEPA_CELLS) cells[cell] = details.sepa.get(tag);
+    // NOTPROVIDED is how SEPA writes "no end-to-end reference".
+    if (cells.endToEndReference?.toUpperCase() === 'NOTPROVIDED') cells.endToEndReference = undefined;
+    const values = MT940_CELLS.map((name) => cells[name]);
+    const raw = [`:61:${open.entry.join('\n')}`, ...(open.details ? [`:86:${open.details.join('\n')}`] : [])];
+    const row: SourceRow = {
+      file: this.file,
+      line: open.line,
+      cell: (ref) => {
+        const index = COLUMNS.indexOf(ref);
+        return index === undefined ? undefined : values[index];
+      },
+      cellAt: (index) => values[index],
+      text: () => raw.join('\n'),
+    };
+    if (!statement.interim || this.source.includePending) return row;
+    return {
+      ...row,
+      leftOut:
+        'pending: an entry of an MT942 interim report, not booked yet (it comes back booked in the MT940 statement); includePending: true syncs it',
+    };
+  }
+
+  private problem(line: number, problem: string): void {
+    this.ready.push({ kind: 'problem', problem: { file: this.file, line, problem } });
+  }
+}

@@ -1,0 +1,30 @@
+import { readMt940 } from './mt940-reader.js';
+import { Mt940Source } from './mt940-source.js';
+import type { SourceFormat } from './source-format.js';
+
+/**
+ * SWIFT MT940 statements and MT942 interim reports, as German and European banks deliver them.
+ * The default mapping to transactions (docs/reading-exports.md): the bank's own reference (after
+ * `//` in `:61:`) is the externalId; without one the derived identity applies. The end-to-end
+ * reference (EREF+) is not used: a direct debit's return carries the EREF of the debit it returns,
+ * and payers reuse theirs (an invoice number paid in two parts), so it names no single entry.
+ */
+export const mt940Format: SourceFormat<typeof Mt940Source> = {
+  schema: Mt940Source,
+  read: readMt940,
+  position: 'line',
+  docs: 'SWIFT MT940 statements and MT942 interim reports (with or without SWIFT blocks): each `:61:` entry with its `:86:` is a record, counted at the line of its `:61:`',
+  defaultMapping: {
+    kind: 'transactions',
+    mapping: {
+      externalId: 'bankReference',
+      bookingDate: 'bookingDate',
+      valueDate: 'valueDate',
+      amount: 'amount',
+      currency: 'currency',
+      purpose: 'purpose',
+      counterpartyName: 'counterpartyName',
+      counterpartyIban: 'counterpartyIban',
+    },
+  },
+};
