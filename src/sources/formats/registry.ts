@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
+import { camtFormat } from './camt.js';
 import { csvFormat } from './csv.js';
 import { jsonlFormat } from './jsonl.js';
 import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from './source-format.js';
@@ -9,6 +10,7 @@ import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from '
 export const SOURCE_FORMATS = {
   csv: csvFormat,
   jsonl: jsonlFormat,
+  camt: camtFormat,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {

@@ -1,0 +1,282 @@
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { FileStopError } from '../file-stop.js';
+import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
+import {
+  CAMT_CELLS,
+  type CamtCells,
+  type CamtRowData,
+  type CamtStatement,
+  Captured,
+  entryRows,
+} from './camt-entry.js';
+import { type CamtMessage, camtMessage, SUPPORTED_CAMT } from './camt-message.js';
+import type { CamtSource } from './camt-source.js';
+import type { FormatReading } from './source-format.js';
+
+/** A camt file has no header: its columns are the named cells every row has. */
+const CAMT_COLUMNS: Columns = columnsFrom(CAMT_CELLS);
+
+/** Depth of the elements below `Document` / the message element / one statement. */
+const STATEMENT_DEPTH = 2;
+const ENTRY_DEPTH = 3;
+
+/**
+ * Streams the entries of a camt.052, .053 or .054 file (any version .001.02 to .001.08) as rows
+ * of named cells (camt-entry.ts), with saxes: the file is never held whole, only the entry being
+ * read. A row's line is the line of its `<Ntry>` start tag (of its `<TxDtls>` for one transaction
+ * of a split batch).
+ *
+ * A file that is not a supported camt message (its root element or namespace) stops with a
+ * FileStopError naming the file and the namespace found. An entry that cannot be a row (no
+ * amount, an unknown credit/debit mark) is a problem at its line. XML that is not well-formed
+ * (a truncated file) ends the reading: the entries completed before it are rows, the entry in
+ * progress is a problem at its line naming the parser's message, and nothing after it is read.
+ */
+export function readCamt(file: string, text: NodeJS.ReadableStream, source: CamtSource): FormatReading {
+  return { columns: Promise.resolve(CAMT_COLUMNS), batches: camtBatches(file, text, source) };
+}
+
+async function* camtBatches(
+  file: string,
+  text: NodeJS.ReadableStream,
+  source: CamtSource,
+): AsyncGenerator<SourceItem[]> {
+  const parse = new CamtParse(file, source.includePending);
+  for await (const chunk of text) {
+    // After the end of reading the rest is still consumed: the file's fingerprint is taken from it.
+    if (parse.ended()) continue;
+    parse.write(String(chunk));
+    const items = parse.take();
+    if (items.length > 0) yield items;
+  }
+  parse.close();
+  const stop = parse.stopped();
+  if (stop) throw stop;
+  const items = parse.take();
+  if (items.length > 0) yield items;
+}
+
+/** Collapses the line breaks (and the indentation around them) of a value wrapped in the XML. */
+function unwrapped(text: string): string {
+  const trimmed = text.trim();
+  return /[\r\n]/.test(trimmed) ? trimmed.replace(/\s*[\r\n]\s*/g, ' ') : trimmed;
+}
+
+class CamtParse {
+  private readonly parser: SaxesParser<{ xmlns: true; position: true; fileName: string }>;
+  /** Local names of the open elements, `Document` first. */
+  private readonly stack: string[] = [];
+  private message: CamtMessage | undefined;
+  private statement: CamtStatement | undefined;
+  private entry: Captured | undefined;
+  private details: Captured[] = [];
+  private detail: Captured | undefined;
+  private detailDepth = 0;
+  private startLine = 0;
+  private text = '';
+  private ready: SourceItem[] = [];
+  private stop: FileStopError | undefined;
+  private broken = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly includePending: boolean,
+  ) {
+    const parser = new SaxesParser({ xmlns: true, position: true, fileName: file });
+    this.parser = parser;
+    parser.on('opentagstart', () => {
+      this.startLine = parser.line;
+    });
+    parser.on('opentag', (tag) => this.open(tag));
+    parser.on('closetag', () => this.closeElement());
+    parser.on('text', (text) => {
+      this.text += text;
+    });
+    parser.on('cdata', (text) => {
+      this.text += text;
+    });
+    parser.on('error', (error) => this.fail(error));
+  }
+
+  write(chunk: string): void {
+    this.parser.write(chunk);
+  }
+
+  close(): void {
+    if (!this.ended()) this.parser.close();
+  }
+
+  ended(): boolean {
+    return this.broken || this.stop !== undefined;
+  }
+
+  stopped(): FileStopError | undefined {
+    return this.stop;
+  }
+
+  take(): SourceItem[] {
+    const items = this.ready;
+    this.ready = [];
+    return items;
+  }
+
+  private open(tag: SaxesTagNS): void {
+    if (this.ended()) return;
+    const depth = this.stack.length;
+    const local = tag.local;
+    this.text = '';
+    if (depth === 0) {
+      this.message = tag.local === 'Document' ? camtMessage(tag.uri) : undefined;
+      if (!this.message)
+        return this.unsupported(`the root element is <${tag.name}> in namespace "${tag.uri}"`);
+    } else if (depth === 1 && local !== this.message?.message) {
+      return this.unsupported(
+        `<${tag.name}> below the Document of ${this.message?.name} (expected <${this.message?.message}>)`,
+      );
+    } else if (depth === STATEMENT_DEPTH && this.message && local === this.message.record) {
+      this.statement = { message: this.message.name, values: new Captured(this.startLine) };
+    } else if (depth === ENTRY_DEPTH && this.statement && local === 'Ntry') {
+      this.entry = new Captured(this.startLine);
+      this.details = [];
+    } else if (
+      this.entry &&
+      depth === ENTRY_DEPTH + 2 &&
+      local === 'TxDtls' &&
+      this.stack[ENTRY_DEPTH + 1] === 'NtryDtls'
+    ) {
+      this.detail = new Captured(this.startLine);
+      this.detailDepth = depth;
+    }
+    this.stack.push(local);
+    const target = this.detail ?? this.entry;
+    if (!target) return;
+    for (const attribute of Object.values(tag.attributes)) {
+      if (attribute.prefix === 'xmlns' || attribute.local === 'xmlns') continue;
+      target.add(
+        `${this.path(this.detail ? this.detailDepth + 1 : ENTRY_DEPTH + 1)}@${attribute.local}`,
+        attribute.value,
+      );
+    }
+  }
+
+  private closeElement(): void {
+    if (this.ended()) return;
+    const value = unwrapped(this.text);
+    this.text = '';
+    const depth = this.stack.length - 1;
+    if (value !== '') {
+      if (this.detail) this.detail.add(this.path(this.detailDepth + 1), value);
+      else if (this.entry) this.entry.add(this.path(ENTRY_DEPTH + 1), value);
+      else if (this.statement && depth > STATEMENT_DEPTH) {
+        // Of a statement's own elements only its id and account are read, not its balances.
+        const path = this.path(STATEMENT_DEPTH + 1);
+        if (path === 'Id' || path.startsWith('Acct/')) this.statement.values.add(path, value);
+      }
+    }
+    this.stack.pop();
+    if (this.detail && depth === this.detailDepth) {
+      this.details.push(this.detail);
+      this.detail = undefined;
+    } else if (this.entry && depth === ENTRY_DEPTH) {
+      this.finishEntry(this.entry);
+      this.entry = undefined;
+    } else if (depth === STATEMENT_DEPTH) this.statement = undefined;
+  }
+
+  /** The path of the innermost open element below the element at `from` - 1. */
+  private path(from: number): string {
+    return this.stack.slice(from).join('/');
+  }
+
+  private finishEntry(entry: Captured): void {
+    if (!this.statement) return;
+    const rows = entryRows(entry, this.details, this.statement);
+    if (typeof rows === 'string') {
+      this.ready.push({ kind: 'problem', problem: { file: this.file, line: entry.line, problem: rows } });
+      return;
+    }
+    for (const row of rows) {
+      const leftOut = this.includePending ? undefined : notBooked(row.cells.status);
+      this.ready.push({ kind: 'row', row: new CamtRow(this.file, row, leftOut) });
+    }
+  }
+
+  private unsupported(found: string): void {
+    this.stop = new FileStopError(
+      'CAMT_UNSUPPORTED',
+      this.file,
+      `${this.file}: not a supported camt message: ${found}; expected ${SUPPORTED_CAMT}`,
+    );
+  }
+
+  private fail(error: Error): void {
+    if (this.ended()) return;
+    if (!this.message) {
+      // Nothing of the file could be recognised: the file, not an entry, is what is wrong.
+      this.stop = new FileStopError(
+        'CAMT_UNSUPPORTED',
+        this.file,
+        `${this.file}: not a camt message: the XML cannot be read (${error.message}); expected ${SUPPORTED_CAMT}`,
+      );
+      return;
+    }
+    this.broken = true;
+    const entry = this.entry;
+    this.ready.push({
+      kind: 'problem',
+      problem: entry
+        ? {
+            file: this.file,
+            line: entry.line,
+            problem: `not well-formed XML (${error.message}): the entry starting on this line is incomplete and is not read, nor anything after it`,
+          }
+        : {
+            file: this.file,
+            line: this.parser.line,
+            problem: `not well-formed XML (${error.message}): nothing after this point is read`,
+          },
+    });
+  }
+}
+
+/** Entry statuses that are not a booking on the account, with why such an entry is left out. */
+const NOT_BOOKED = new Map([
+  ['PDNG', 'pending (status PDNG): the bank books it later, and the booked entry is synced then'],
+  ['INFO', 'for information only (status INFO): not booked on the account'],
+  ['FUTR', 'a future booking (status FUTR): the booked entry is synced once it is booked'],
+]);
+
+/** Why an entry with this status is left out, or undefined for a booked one (BOOK, or no status). */
+function notBooked(status: string): string | undefined {
+  const reason = NOT_BOOKED.get(status);
+  return reason === undefined ? undefined : `left out: ${reason} (source.includePending reads it)`;
+}
+
+class CamtRow implements SourceRow {
+  readonly file: string;
+  readonly line: number;
+  private readonly cells: CamtCells;
+  /** Why the format leaves this row out (an entry not booked yet), counted as skipped. */
+  readonly leftOut: string | undefined;
+
+  constructor(file: string, data: CamtRowData, leftOut: string | undefined) {
+    this.file = file;
+    this.line = data.line;
+    this.cells = data.cells;
+    this.leftOut = leftOut;
+  }
+
+  cell(ref: ColumnRef): string | undefined {
+    const index = CAMT_COLUMNS.indexOf(ref);
+    return index === undefined ? undefined : this.cellAt(index);
+  }
+
+  cellAt(index: number): string | undefined {
+    const name = CAMT_CELLS[index];
+    return name === undefined ? undefined : this.cells[name];
+  }
+
+  text(): string {
+    return JSON.stringify(this.cells);
+  }
+}
