@@ -67,10 +67,18 @@ export function compileMapper<K extends RecordKind>(
 
   const amountReader = readers.find(([field]) => field === amountField)?.[1];
 
-  return (row) => {
+  const exclusionOf = (row: SourceRow): string | undefined => {
+    if (row.leftOut !== undefined) return row.leftOut;
     for (const excluded of exclusions) {
       const reason = excluded(row);
-      if (!reason) continue;
+      if (reason) return reason;
+    }
+    return undefined;
+  };
+
+  return (row) => {
+    const reason = exclusionOf(row);
+    if (reason !== undefined) {
       // An excluded row is still a record of the file: its amount (when readable) belongs in the
       // skipped control total, or the run's totals no longer add up to the file's own total.
       const read = amountReader?.(row);

@@ -15,6 +15,12 @@ export interface SourceRow {
   cellAt?(index: number): string | undefined;
   /** The row as text, for skip patterns and content-derived IDs. */
   text(): string;
+  /**
+   * Why the format leaves this row out on purpose (a bank's pending entry, which comes back
+   * booked): the row becomes an excluded outcome with this reason, counted in the summary and
+   * never sent, as if a feed's exclude rule had matched it.
+   */
+  readonly leftOut?: string;
 }
 
 /** A line that could not become a row at all (unparsable JSON, a broken quote). */

@@ -141,6 +141,18 @@ describe('compileMapper', () => {
     });
   });
 
+  it("leaves out a row its format marks (leftOut) as excluded with the format's reason and its amount", () => {
+    const { feed } = parseFeed(txFeed('  bookingDate: Datum\n  amount: Betrag'), '/feeds/feed.yaml');
+    const mapper = compileMapper(feed, undefined);
+    const cells: Record<string, string> = { Datum: '01.02.2026', Betrag: '-7,50' };
+    const row = { file: 'f', line: 4, cell: (ref: string | number) => cells[String(ref)], text: () => '' };
+    expect(mapper({ ...row, leftOut: 'pending (interim report): not booked yet' })).toEqual({
+      kind: 'excluded',
+      record: { file: 'f', line: 4, reason: 'pending (interim report): not booked yet', amount: '-7.5' },
+    });
+    expect(mapper(row).kind).toBe('mapped');
+  });
+
   it('stops a file whose header lacks a mapped column, or maps a duplicated name', async () => {
     await expect(
       mapAll(txFeed('  bookingDate: Datum\n  amount: Betrag'), 'Datum;Wert\n01.02.2026;1\n'),
