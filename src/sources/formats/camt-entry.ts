@@ -74,6 +74,9 @@ export interface CamtStatement {
   values: Captured;
 }
 
+/** The length of one `Ustrd` element at most (ISO 20022 Max140Text). */
+const USTRD_MAX = 140;
+
 /** An EndToEndId that says there is none. */
 const NOT_PROVIDED = 'NOTPROVIDED';
 
@@ -104,11 +107,13 @@ function party(details: Captured | undefined, role: 'Dbtr' | 'Cdtr'): { name: st
  */
 function joinUnstructured(parts: readonly string[]): string {
   let text = '';
+  let previous = '';
   for (const part of parts) {
-    if (text !== '' && !text.endsWith(' ') && (text.length % 140 !== 0 || part.startsWith(' '))) text += ' ';
+    if (text !== '' && previous.length !== USTRD_MAX) text += ' ';
     text += part;
+    previous = part;
   }
-  return text.trim();
+  return text;
 }
 
 /**

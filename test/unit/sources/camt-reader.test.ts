@@ -315,6 +315,16 @@ describe('the camt reader: entries', () => {
     ]);
   });
 
+  it('reads a camt.054 notification (BkToCstmrDbtCdtNtfctn/Ntfctn) the same way', async () => {
+    const xml = statement(entry({ amount: '4.20', ref: 'n-1' }), NS('camt.054.001.08'))
+      .replace(/BkToCstmrStmt/g, 'BkToCstmrDbtCdtNtfctn')
+      .replace(/Stmt>/g, 'Ntfctn>');
+    const { rows } = await camtRows(write(xml, 'xml'));
+    expect(rows.map((r) => [r.line, r.cells.message, r.cells.amount, r.cells.account])).toEqual([
+      [ENTRY_LINE, 'camt.054.001.08', '-4.20', 'DE02120300000000202051'],
+    ]);
+  });
+
   it('reports an entry without an amount or with an unknown mark at its line, and reads on', async () => {
     const { rows, problems } = await camtRows(
       write(
@@ -335,6 +345,31 @@ describe('the camt reader: entries', () => {
       { line: ENTRY_LINE + 2, problem: 'Ntry: CdtDbtInd "CR" is neither CRDT (credit) nor DBIT (debit)' },
     ]);
     expect(rows.map((r) => [r.line, r.cells.reference])).toEqual([[ENTRY_LINE + 3, 'fine']]);
+  });
+
+  it('joins Ustrd parts with a space, without one after a part cut at its 140 characters', async () => {
+    const cut = 'x'.repeat(139);
+    const ustrd = (parts: string[]) =>
+      `<TxDtls><RmtInf>${parts.map((p) => `<Ustrd>${p}</Ustrd>`).join('')}</RmtInf></TxDtls>`;
+    const { rows } = await camtRows(
+      write(
+        statement(
+          [
+            entry({
+              amount: '1',
+              ref: 'a',
+              details: ustrd(['Rechnung 1', 'und 2', `${'y'.repeat(126)} und 3`]),
+            }),
+            entry({ amount: '1', ref: 'b', details: ustrd([`${cut}R`, 'E-42 Miete']) }),
+          ].join('\n'),
+        ),
+        'xml',
+      ),
+    );
+    expect(rows.map((r) => r.cells.purpose)).toEqual([
+      `Rechnung 1 und 2 ${'y'.repeat(126)} und 3`,
+      `${cut}RE-42 Miete`,
+    ]);
   });
 
   it('decodes entities and CDATA, keeps a value without line breaks as it is', async () => {
@@ -489,6 +524,22 @@ describe('a camt feed without a mapping section (the default mapping to transact
       path,
     );
     expect(included.map((o) => o.kind)).toEqual(['mapped', 'mapped']);
+  });
+
+  it('stops the file (layout) when the feed maps a cell camt does not have', async () => {
+    const path = camtSample('camt053-v8.xml');
+    const outcomes = await readOutcomes(feed(path, { mapping: { purpose: 'Verwendungszweck' } }), path);
+    expect(outcomes).toEqual([
+      {
+        kind: 'rejected',
+        record: expect.objectContaining({
+          code: 'INVALID_RECORD',
+          message: expect.stringContaining(
+            'mapping.purpose: column "Verwendungszweck" is not in the header; the header has: bookingDate, valueDate, amount',
+          ),
+        }),
+      },
+    ]);
   });
 
   it('refuses a decimal comma or another date format at load: camt fixes both', () => {
