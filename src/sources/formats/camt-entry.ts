@@ -3,7 +3,7 @@ import { addDecimals } from '../values/decimal.js';
 /**
  * The values of one element read from a camt file (an entry `Ntry`, one of its transaction
  * details `TxDtls`, or a statement's own elements): text by the element's path below it, e.g.
- * `Refs/EndToEndId`, every occurrence in file order; an attribute as `path@name` (`Amt@Ccy`).
+ * `Refs/EndToEndId`, every occurrence in file order; an amount's currency as `path@Ccy` (`Amt@Ccy`).
  */
 export class Captured {
   readonly values = new Map<string, string[]>();
@@ -83,21 +83,40 @@ const NOT_PROVIDED = 'NOTPROVIDED';
 /** ISO 20022 amounts: digits, a decimal point and at most five fraction digits, never a sign. */
 const AMOUNT = /^\d{1,18}(?:\.\d{1,5})?$/;
 
+/*
+ * The paths read are spelt out as constants: a path built per entry (`${role}/Nm`) is a new string
+ * to hash for every lookup, a cost that showed in a profile of two hundred thousand entries.
+ */
+const DATES = {
+  BookgDt: { date: 'BookgDt/Dt', dateTime: 'BookgDt/DtTm' },
+  ValDt: { date: 'ValDt/Dt', dateTime: 'ValDt/DtTm' },
+} as const;
+
+const PARTIES = {
+  Dbtr: { names: ['RltdPties/Dbtr/Nm', 'RltdPties/Dbtr/Pty/Nm'], iban: 'RltdPties/DbtrAcct/Id/IBAN' },
+  Cdtr: { names: ['RltdPties/Cdtr/Nm', 'RltdPties/Cdtr/Pty/Nm'], iban: 'RltdPties/CdtrAcct/Id/IBAN' },
+} as const;
+
+/** A transaction's own amount in a detail: `Amt` (v3 on), else `AmtDtls/TxAmt/Amt`. */
+const DETAIL_AMOUNTS = [
+  { amount: 'Amt', currency: 'Amt@Ccy' },
+  { amount: 'AmtDtls/TxAmt/Amt', currency: 'AmtDtls/TxAmt/Amt@Ccy' },
+] as const;
+
 /** `Dt`, or the date part of `DtTm` as the bank wrote it (its own local date, not converted to UTC). */
-function dateOf(values: Captured, element: string): string {
-  const date = values.first(`${element}/Dt`);
+function dateOf(values: Captured, element: keyof typeof DATES): string {
+  const paths = DATES[element];
+  const date = values.first(paths.date);
   if (date !== '') return date;
-  const dateTime = values.first(`${element}/DtTm`);
+  const dateTime = values.first(paths.dateTime);
   return /^\d{4}-\d{2}-\d{2}T/.test(dateTime) ? dateTime.slice(0, 10) : dateTime;
 }
 
 /** v8 wraps a party in `Pty`; earlier versions put `Nm` directly below `Dbtr`/`Cdtr`. */
 function party(details: Captured | undefined, role: 'Dbtr' | 'Cdtr'): { name: string; iban: string } {
   if (!details) return { name: '', iban: '' };
-  return {
-    name: details.first(`RltdPties/${role}/Nm`, `RltdPties/${role}/Pty/Nm`),
-    iban: details.first(`RltdPties/${role}Acct/Id/IBAN`),
-  };
+  const paths = PARTIES[role];
+  return { name: details.first(...paths.names), iban: details.first(paths.iban) };
 }
 
 /**
@@ -146,11 +165,10 @@ function endToEndOf(details: Captured | undefined): string {
   return id.toUpperCase() === NOT_PROVIDED ? '' : id;
 }
 
-/** A transaction's own amount in a detail: `Amt` (v3 on), else `AmtDtls/TxAmt/Amt`. */
 function detailAmount(details: Captured): { amount: string; currency: string } | undefined {
-  for (const path of ['Amt', 'AmtDtls/TxAmt/Amt']) {
-    const amount = details.first(path);
-    if (amount !== '') return { amount, currency: details.first(`${path}@Ccy`) };
+  for (const paths of DETAIL_AMOUNTS) {
+    const amount = details.first(paths.amount);
+    if (amount !== '') return { amount, currency: details.first(paths.currency) };
   }
   return undefined;
 }
@@ -218,11 +236,18 @@ export function entryRows(
     const { purpose, structured } = purposeOf(detail, entry);
     return {
       line,
+      // One literal with every cell (no spread of `base`): adding cells to a spread copy made each
+      // row's object slow to build, a quarter of the reader's time in a profile.
       cells: {
-        ...base,
+        bookingDate: base.bookingDate,
+        valueDate: base.valueDate,
         amount: signed(amount.amount, amount.sign),
         currency: amount.currency,
+        status: base.status,
+        reversal: base.reversal,
         reference,
+        accountServicerReference: base.accountServicerReference,
+        entryReference: base.entryReference,
         endToEndId: endToEndOf(detail),
         purpose,
         structuredReference: structured,
@@ -234,6 +259,10 @@ export function entryRows(
         creditorIban: creditor.iban,
         bankTransactionCode: transactionCode(entry) || transactionCode(detail),
         additionalInfo: detail?.first('AddtlTxInf') || entry.first('AddtlNtryInf'),
+        account: base.account,
+        accountCurrency: base.accountCurrency,
+        statementId: base.statementId,
+        message: base.message,
       },
     };
   };

@@ -66,6 +66,12 @@ class CamtParse {
   private readonly parser: SaxesParser<{ xmlns: true; position: true; fileName: string }>;
   /** Local names of the open elements, `Document` first. */
   private readonly stack: string[] = [];
+  /**
+   * For each open element its path below the statement, entry or transaction detail being read
+   * ('' for those three themselves and the elements above them): built one name at a time as
+   * elements open, the keys the values are captured under.
+   */
+  private readonly paths: string[] = [];
   private message: CamtMessage | undefined;
   private statement: CamtStatement | undefined;
   private entry: Captured | undefined;
@@ -125,6 +131,7 @@ class CamtParse {
     const depth = this.stack.length;
     const local = tag.local;
     this.text = '';
+    let scope = depth <= STATEMENT_DEPTH;
     if (depth === 0) {
       this.message = tag.local === 'Document' ? camtMessage(tag.uri) : undefined;
       if (!this.message)
@@ -138,6 +145,7 @@ class CamtParse {
     } else if (depth === ENTRY_DEPTH && this.statement && local === 'Ntry') {
       this.entry = new Captured(this.startLine);
       this.details = [];
+      scope = true;
     } else if (
       this.entry &&
       depth === ENTRY_DEPTH + 2 &&
@@ -146,17 +154,18 @@ class CamtParse {
     ) {
       this.detail = new Captured(this.startLine);
       this.detailDepth = depth;
+      scope = true;
     }
+    const parent = this.paths[depth - 1] ?? '';
+    const path = scope ? '' : parent === '' ? local : `${parent}/${local}`;
     this.stack.push(local);
+    this.paths.push(path);
+    // The one attribute read is an amount's currency: looking at every element's attributes
+    // cost a sixth of the reader's time.
     const target = this.detail ?? this.entry;
-    if (!target) return;
-    for (const attribute of Object.values(tag.attributes)) {
-      if (attribute.prefix === 'xmlns' || attribute.local === 'xmlns') continue;
-      target.add(
-        `${this.path(this.detail ? this.detailDepth + 1 : ENTRY_DEPTH + 1)}@${attribute.local}`,
-        attribute.value,
-      );
-    }
+    if (!target || local !== 'Amt') return;
+    const currency = tag.attributes.Ccy;
+    if (currency) target.add(`${path}@Ccy`, currency.value);
   }
 
   private closeElement(): void {
@@ -164,16 +173,15 @@ class CamtParse {
     const value = unwrapped(this.text);
     this.text = '';
     const depth = this.stack.length - 1;
-    if (value !== '') {
-      if (this.detail) this.detail.add(this.path(this.detailDepth + 1), value);
-      else if (this.entry) this.entry.add(this.path(ENTRY_DEPTH + 1), value);
-      else if (this.statement && depth > STATEMENT_DEPTH) {
-        // Of a statement's own elements only its id and account are read, not its balances.
-        const path = this.path(STATEMENT_DEPTH + 1);
-        if (path === 'Id' || path.startsWith('Acct/')) this.statement.values.add(path, value);
-      }
-    }
+    const path = this.paths.pop() ?? '';
     this.stack.pop();
+    if (value !== '' && path !== '') {
+      if (this.detail) this.detail.add(path, value);
+      else if (this.entry) this.entry.add(path, value);
+      // Of a statement's own elements only its id and account are read, not its balances.
+      else if (this.statement && (path === 'Id' || path.startsWith('Acct/')))
+        this.statement.values.add(path, value);
+    }
     if (this.detail && depth === this.detailDepth) {
       this.details.push(this.detail);
       this.detail = undefined;
@@ -181,11 +189,6 @@ class CamtParse {
       this.finishEntry(this.entry);
       this.entry = undefined;
     } else if (depth === STATEMENT_DEPTH) this.statement = undefined;
-  }
-
-  /** The path of the innermost open element below the element at `from` - 1. */
-  private path(from: number): string {
-    return this.stack.slice(from).join('/');
   }
 
   private finishEntry(entry: Captured): void {
