@@ -1,19 +1,17 @@
 import { z } from 'zod';
-import { SourceEncoding } from './shared-keys.js';
+import { textSourceKeys } from './shared-keys.js';
 
 /**
  * A camt source's keys. The format fixes how values are written (ISO 20022: a decimal point,
  * ISO dates), so `decimalSeparator` and `dateFormat` only accept those: a feed that sets another
- * value is refused at load instead of rejecting every entry.
+ * value is refused at load instead of rejecting every entry. `encoding: auto` reads the UTF-8 the
+ * camt schemas prescribe.
  */
 export const CamtSource = z.strictObject({
   format: z.literal('camt'),
-  /** Glob relative to the feed file, e.g. exports/bank/*.xml. */
-  path: z.string().min(1),
+  ...textSourceKeys,
   decimalSeparator: z.literal('.').default('.'),
   dateFormat: z.literal('yyyy-MM-dd').default('yyyy-MM-dd'),
-  /** auto (default) reads UTF-8, the encoding the camt schemas prescribe (docs/encodings.md). */
-  encoding: SourceEncoding,
   /**
    * Entries not (yet) booked, status PDNG, INFO or FUTR, are left out by default and counted as
    * skipped: a pending entry comes back booked, usually with other values. true reads them too.
