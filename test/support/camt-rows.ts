@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { openText } from '../../src/sources/decode.js';
-import { CAMT_CELLS } from '../../src/sources/formats/camt-entry.js';
 import { readCamt } from '../../src/sources/formats/camt-reader.js';
+import { CAMT_CELLS } from '../../src/sources/formats/camt-row.js';
 import { CamtSource } from '../../src/sources/formats/camt-source.js';
 
 /** A camt sample copied into the repository (test/fixtures/samples, README there). */

@@ -1,20 +1,12 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { FileStopError } from '../file-stop.js';
-import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
-import {
-  CAMT_CELLS,
-  type CamtCells,
-  type CamtRowData,
-  type CamtStatement,
-  Captured,
-  entryRows,
-} from './camt-entry.js';
+import type { SourceItem } from '../row.js';
+import { Captured } from './camt-captured.js';
+import { type CamtStatement, entryRows } from './camt-entry.js';
 import { type CamtMessage, camtMessage, SUPPORTED_CAMT } from './camt-message.js';
+import { CAMT_COLUMNS, CamtRow, notBooked } from './camt-row.js';
 import type { CamtSource } from './camt-source.js';
 import type { FormatReading } from './source-format.js';
-
-/** A camt file has no header: its columns are the named cells every row has. */
-const CAMT_COLUMNS: Columns = columnsFrom(CAMT_CELLS);
 
 /** Depth of the elements below `Document` / the message element / one statement. */
 const STATEMENT_DEPTH = 2;
@@ -239,47 +231,5 @@ class CamtParse {
             problem: `not well-formed XML (${error.message}): nothing after this point is read`,
           },
     });
-  }
-}
-
-/** Entry statuses that are not a booking on the account, with why such an entry is left out. */
-const NOT_BOOKED = new Map([
-  ['PDNG', 'pending (status PDNG): the bank books it later, and the booked entry is synced then'],
-  ['INFO', 'for information only (status INFO): not booked on the account'],
-  ['FUTR', 'a future booking (status FUTR): the booked entry is synced once it is booked'],
-]);
-
-/** Why an entry with this status is left out, or undefined for a booked one (BOOK, or no status). */
-function notBooked(status: string): string | undefined {
-  const reason = NOT_BOOKED.get(status);
-  return reason === undefined ? undefined : `left out: ${reason} (source.includePending reads it)`;
-}
-
-class CamtRow implements SourceRow {
-  readonly file: string;
-  readonly line: number;
-  private readonly cells: CamtCells;
-  /** Why the format leaves this row out (an entry not booked yet), counted as skipped. */
-  readonly leftOut: string | undefined;
-
-  constructor(file: string, data: CamtRowData, leftOut: string | undefined) {
-    this.file = file;
-    this.line = data.line;
-    this.cells = data.cells;
-    this.leftOut = leftOut;
-  }
-
-  cell(ref: ColumnRef): string | undefined {
-    const index = CAMT_COLUMNS.indexOf(ref);
-    return index === undefined ? undefined : this.cellAt(index);
-  }
-
-  cellAt(index: number): string | undefined {
-    const name = CAMT_CELLS[index];
-    return name === undefined ? undefined : this.cells[name];
-  }
-
-  text(): string {
-    return JSON.stringify(this.cells);
   }
 }
