@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
+import { camtFormat } from './camt.js';
 import { csvFormat } from './csv.js';
 import { jsonlFormat } from './jsonl.js';
 import { mt940Format } from './mt940.js';
@@ -11,6 +12,7 @@ export const SOURCE_FORMATS = {
   csv: csvFormat,
   jsonl: jsonlFormat,
   mt940: mt940Format,
+  camt: camtFormat,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {

@@ -1,0 +1,241 @@
+import { addDecimals } from '../values/decimal.js';
+import type { Captured } from './camt-captured.js';
+import type { CamtRowData } from './camt-row.js';
+
+/** The statement (report, notification) an entry belongs to. */
+export interface CamtStatement {
+  message: string;
+  values: Captured;
+}
+
+/** The length of one `Ustrd` element at most (ISO 20022 Max140Text). */
+const USTRD_MAX = 140;
+
+/** An EndToEndId that says there is none. */
+const NOT_PROVIDED = 'NOTPROVIDED';
+
+/** ISO 20022 amounts: digits, a decimal point and at most five fraction digits, never a sign. */
+const AMOUNT = /^\d{1,18}(?:\.\d{1,5})?$/;
+
+/*
+ * The paths read are spelt out as constants: a path built per entry (`${role}/Nm`) is a new string
+ * to hash for every lookup, a cost that showed in a profile of two hundred thousand entries.
+ */
+const DATES = {
+  BookgDt: { date: 'BookgDt/Dt', dateTime: 'BookgDt/DtTm' },
+  ValDt: { date: 'ValDt/Dt', dateTime: 'ValDt/DtTm' },
+} as const;
+
+const PARTIES = {
+  Dbtr: { names: ['RltdPties/Dbtr/Nm', 'RltdPties/Dbtr/Pty/Nm'], iban: 'RltdPties/DbtrAcct/Id/IBAN' },
+  Cdtr: { names: ['RltdPties/Cdtr/Nm', 'RltdPties/Cdtr/Pty/Nm'], iban: 'RltdPties/CdtrAcct/Id/IBAN' },
+} as const;
+
+/** A transaction's own amount in a detail: `Amt` (v3 on), else `AmtDtls/TxAmt/Amt`. */
+const DETAIL_AMOUNTS = [
+  { amount: 'Amt', currency: 'Amt@Ccy' },
+  { amount: 'AmtDtls/TxAmt/Amt', currency: 'AmtDtls/TxAmt/Amt@Ccy' },
+] as const;
+
+/** `Dt`, or the date part of `DtTm` as the bank wrote it (its own local date, not converted to UTC). */
+function dateOf(values: Captured, element: keyof typeof DATES): string {
+  const paths = DATES[element];
+  const date = values.first(paths.date);
+  if (date !== '') return date;
+  const dateTime = values.first(paths.dateTime);
+  return /^\d{4}-\d{2}-\d{2}T/.test(dateTime) ? dateTime.slice(0, 10) : dateTime;
+}
+
+/** v8 wraps a party in `Pty`; earlier versions put `Nm` directly below `Dbtr`/`Cdtr`. */
+function party(details: Captured | undefined, role: 'Dbtr' | 'Cdtr'): { name: string; iban: string } {
+  if (!details) return { name: '', iban: '' };
+  const paths = PARTIES[role];
+  return { name: details.first(...paths.names), iban: details.first(paths.iban) };
+}
+
+/**
+ * Unstructured remittance parts joined with a space. A part of exactly 140 characters (the
+ * element's maximum) was cut by the bank at the limit, often mid-word: the next part continues it
+ * without a space.
+ */
+function joinUnstructured(parts: readonly string[]): string {
+  let text = '';
+  let previous = '';
+  for (const part of parts) {
+    if (text !== '' && previous.length !== USTRD_MAX) text += ' ';
+    text += part;
+    previous = part;
+  }
+  return text;
+}
+
+/**
+ * What a transaction was for: the `Ustrd` parts joined, then each structured creditor reference
+ * (`Strd/CdtrRefInf/Ref`) not already in that text; without remittance information the
+ * transaction's or the entry's additional information.
+ */
+function purposeOf(details: Captured | undefined, entry: Captured): { purpose: string; structured: string } {
+  const structured = details?.all('RmtInf/Strd/CdtrRefInf/Ref') ?? [];
+  let purpose = joinUnstructured(details?.all('RmtInf/Ustrd') ?? []);
+  for (const ref of structured) if (!purpose.includes(ref)) purpose = purpose ? `${purpose} ${ref}` : ref;
+  if (purpose === '') purpose = details?.first('AddtlTxInf') ?? '';
+  if (purpose === '') purpose = entry.first('AddtlNtryInf');
+  return { purpose, structured: structured.join(' ') };
+}
+
+/** The bank transaction code: ISO domain/family/sub-family, else the proprietary code. */
+function transactionCode(values: Captured | undefined): string {
+  if (!values) return '';
+  const domain = values.first('BkTxCd/Domn/Cd');
+  if (domain !== '')
+    return [domain, values.first('BkTxCd/Domn/Fmly/Cd'), values.first('BkTxCd/Domn/Fmly/SubFmlyCd')]
+      .filter((c) => c !== '')
+      .join('/');
+  return values.first('BkTxCd/Prtry/Cd');
+}
+
+function endToEndOf(details: Captured | undefined): string {
+  const id = details?.first('Refs/EndToEndId') ?? '';
+  return id.toUpperCase() === NOT_PROVIDED ? '' : id;
+}
+
+function detailAmount(details: Captured): { amount: string; currency: string } | undefined {
+  for (const paths of DETAIL_AMOUNTS) {
+    const amount = details.first(paths.amount);
+    if (amount !== '') return { amount, currency: details.first(paths.currency) };
+  }
+  return undefined;
+}
+
+type Sign = 'CRDT' | 'DBIT';
+
+const isSign = (indicator: string): indicator is Sign => indicator === 'CRDT' || indicator === 'DBIT';
+
+function signed(amount: string, sign: Sign): string {
+  return sign === 'DBIT' && !/^0*(?:\.0*)?$/.test(amount) ? `-${amount}` : amount;
+}
+
+/** Why an entry (or detail) cannot become a row, naming the element, or its amount and sign. */
+function amountOf(values: Captured, what: string): { amount: string; currency: string; sign: Sign } | string {
+  const amount = values.first('Amt');
+  if (amount === '') return `${what} has no Amt`;
+  if (!AMOUNT.test(amount))
+    return `${what}: Amt "${amount}" is not an ISO 20022 amount (digits with a decimal point, e.g. 1234.56)`;
+  const indicator = values.first('CdtDbtInd');
+  if (!isSign(indicator))
+    return `${what}: CdtDbtInd "${indicator}" is neither CRDT (credit) nor DBIT (debit)`;
+  return { amount, currency: values.first('Amt@Ccy'), sign: indicator };
+}
+
+/**
+ * The rows of one entry, or why it has none. One row per entry; a batch entry whose transaction
+ * details each carry their own amount, adding up to the entry's, becomes one row per detail.
+ *
+ * The sign is the entry's `CdtDbtInd`: a debit is negative. `RvslInd` does not flip it again:
+ * ISO 20022's usage rule says a reversal's `CdtDbtInd` is already the direction of the reversal
+ * booking (CRDT with RvslInd true reverses a debit), so the reversal carries the sign opposite to
+ * the entry it undoes. The counterparty is the debtor of a credit and the creditor of a debit;
+ * a reversal keeps the roles of the payment it undoes.
+ */
+export function entryRows(
+  entry: Captured,
+  details: readonly Captured[],
+  statement: CamtStatement,
+): CamtRowData[] | string {
+  const read = amountOf(entry, 'Ntry');
+  if (typeof read === 'string') return read;
+  const reversal = entry.first('RvslInd').toLowerCase() === 'true';
+  const status = entry.first('Sts/Cd', 'Sts', 'Sts/Prtry');
+  const base = {
+    bookingDate: dateOf(entry, 'BookgDt'),
+    valueDate: dateOf(entry, 'ValDt'),
+    status,
+    reversal: reversal ? 'true' : 'false',
+    accountServicerReference: entry.first('AcctSvcrRef'),
+    entryReference: entry.first('NtryRef'),
+    account: statement.values.first('Acct/Id/IBAN', 'Acct/Id/Othr/Id'),
+    accountCurrency: statement.values.first('Acct/Ccy'),
+    statementId: statement.values.first('Id'),
+    message: statement.message,
+  };
+  const row = (
+    line: number,
+    amount: { amount: string; currency: string; sign: Sign },
+    detail: Captured | undefined,
+    reference: string,
+  ): CamtRowData => {
+    const debtor = party(detail, 'Dbtr');
+    const creditor = party(detail, 'Cdtr');
+    const counterparty = (amount.sign === 'CRDT') !== reversal ? debtor : creditor;
+    const { purpose, structured } = purposeOf(detail, entry);
+    return {
+      line,
+      // One literal with every cell (no spread of `base`): adding cells to a spread copy made each
+      // row's object slow to build, a quarter of the reader's time in a profile.
+      cells: {
+        bookingDate: base.bookingDate,
+        valueDate: base.valueDate,
+        amount: signed(amount.amount, amount.sign),
+        currency: amount.currency,
+        status: base.status,
+        reversal: base.reversal,
+        reference,
+        accountServicerReference: base.accountServicerReference,
+        entryReference: base.entryReference,
+        endToEndId: endToEndOf(detail),
+        purpose,
+        structuredReference: structured,
+        counterpartyName: counterparty.name,
+        counterpartyIban: counterparty.iban,
+        debtorName: debtor.name,
+        debtorIban: debtor.iban,
+        creditorName: creditor.name,
+        creditorIban: creditor.iban,
+        bankTransactionCode: transactionCode(entry) || transactionCode(detail),
+        additionalInfo: detail?.first('AddtlTxInf') || entry.first('AddtlNtryInf'),
+        account: base.account,
+        accountCurrency: base.accountCurrency,
+        statementId: base.statementId,
+        message: base.message,
+      },
+    };
+  };
+  const entryReference = base.accountServicerReference || base.entryReference;
+  const split = splitBatch(details, read);
+  if (!split) {
+    // Several details without amounts of their own: one row for the entry, and no counterparty or
+    // end-to-end reference, since they belong to one detail each.
+    const only = details.length === 1 ? details[0] : undefined;
+    return [row(entry.line, read, only, entryReference || endToEndOf(only))];
+  }
+  return split.map(({ detail, amount }, i) => {
+    // The entry's reference is shared by its details: each row's own reference adds the detail's.
+    const own = detail.first('Refs/AcctSvcrRef');
+    const endToEnd = endToEndOf(detail);
+    const reference = own || (entryReference && `${entryReference}/${endToEnd || `#${i + 1}`}`) || endToEnd;
+    return row(detail.line, amount, detail, reference);
+  });
+}
+
+/**
+ * The details of a batch entry with their amounts, when each has its own and together they give
+ * the entry's amount; undefined when the entry stays one row.
+ */
+function splitBatch(
+  details: readonly Captured[],
+  entry: { amount: string; currency: string; sign: Sign },
+): { detail: Captured; amount: { amount: string; currency: string; sign: Sign } }[] | undefined {
+  if (details.length < 2) return undefined;
+  const split: { detail: Captured; amount: { amount: string; currency: string; sign: Sign } }[] = [];
+  let total = '0';
+  for (const detail of details) {
+    const own = detailAmount(detail);
+    if (!own || !AMOUNT.test(own.amount) || own.currency !== entry.currency) return undefined;
+    const indicator = detail.first('CdtDbtInd') || entry.sign;
+    if (!isSign(indicator)) return undefined;
+    const amount = { amount: own.amount, currency: own.currency, sign: indicator };
+    split.push({ detail, amount });
+    total = addDecimals(total, signed(own.amount, indicator));
+  }
+  return total === addDecimals(signed(entry.amount, entry.sign), '0') ? split : undefined;
+}

@@ -1,0 +1,235 @@
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { FileStopError } from '../file-stop.js';
+import type { SourceItem } from '../row.js';
+import { Captured } from './camt-captured.js';
+import { type CamtStatement, entryRows } from './camt-entry.js';
+import { type CamtMessage, camtMessage, SUPPORTED_CAMT } from './camt-message.js';
+import { CAMT_COLUMNS, CamtRow, notBooked } from './camt-row.js';
+import type { CamtSource } from './camt-source.js';
+import type { FormatReading } from './source-format.js';
+
+/** Depth of the elements below `Document` / the message element / one statement. */
+const STATEMENT_DEPTH = 2;
+const ENTRY_DEPTH = 3;
+
+/**
+ * Streams the entries of a camt.052, .053 or .054 file (any version .001.02 to .001.08) as rows
+ * of named cells (camt-entry.ts), with saxes: the file is never held whole, only the entry being
+ * read. A row's line is the line of its `<Ntry>` start tag (of its `<TxDtls>` for one transaction
+ * of a split batch).
+ *
+ * A file that is not a supported camt message (its root element or namespace) stops with a
+ * FileStopError naming the file and the namespace found. An entry that cannot be a row (no
+ * amount, an unknown credit/debit mark) is a problem at its line. XML that is not well-formed
+ * (a truncated file) ends the reading: the entries completed before it are rows, the entry in
+ * progress is a problem at its line naming the parser's message, and nothing after it is read.
+ */
+export function readCamt(file: string, text: NodeJS.ReadableStream, source: CamtSource): FormatReading {
+  return { columns: Promise.resolve(CAMT_COLUMNS), batches: camtBatches(file, text, source) };
+}
+
+async function* camtBatches(
+  file: string,
+  text: NodeJS.ReadableStream,
+  source: CamtSource,
+): AsyncGenerator<SourceItem[]> {
+  const parse = new CamtParse(file, source.includePending);
+  for await (const chunk of text) {
+    // After the end of reading the rest is still consumed: the file's fingerprint is taken from it.
+    if (parse.ended()) continue;
+    parse.write(String(chunk));
+    const items = parse.take();
+    if (items.length > 0) yield items;
+  }
+  parse.close();
+  const stop = parse.stopped();
+  if (stop) throw stop;
+  const items = parse.take();
+  if (items.length > 0) yield items;
+}
+
+/** Collapses the line breaks (and the indentation around them) of a value wrapped in the XML. */
+function unwrapped(text: string): string {
+  const trimmed = text.trim();
+  return /[\r\n]/.test(trimmed) ? trimmed.replace(/\s*[\r\n]\s*/g, ' ') : trimmed;
+}
+
+class CamtParse {
+  private readonly parser: SaxesParser<{ xmlns: true; position: true; fileName: string }>;
+  /** Local names of the open elements, `Document` first. */
+  private readonly stack: string[] = [];
+  /**
+   * For each open element its path below the statement, entry or transaction detail being read
+   * ('' for those three themselves and the elements above them): built one name at a time as
+   * elements open, the keys the values are captured under.
+   */
+  private readonly paths: string[] = [];
+  private message: CamtMessage | undefined;
+  private statement: CamtStatement | undefined;
+  private entry: Captured | undefined;
+  private details: Captured[] = [];
+  private detail: Captured | undefined;
+  private detailDepth = 0;
+  private startLine = 0;
+  private text = '';
+  private ready: SourceItem[] = [];
+  private stop: FileStopError | undefined;
+  private broken = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly includePending: boolean,
+  ) {
+    const parser = new SaxesParser({ xmlns: true, position: true, fileName: file });
+    this.parser = parser;
+    parser.on('opentagstart', () => {
+      this.startLine = parser.line;
+    });
+    parser.on('opentag', (tag) => this.open(tag));
+    parser.on('closetag', () => this.closeElement());
+    parser.on('text', (text) => {
+      this.text += text;
+    });
+    parser.on('cdata', (text) => {
+      this.text += text;
+    });
+    parser.on('error', (error) => this.fail(error));
+  }
+
+  write(chunk: string): void {
+    this.parser.write(chunk);
+  }
+
+  close(): void {
+    if (!this.ended()) this.parser.close();
+  }
+
+  ended(): boolean {
+    return this.broken || this.stop !== undefined;
+  }
+
+  stopped(): FileStopError | undefined {
+    return this.stop;
+  }
+
+  take(): SourceItem[] {
+    const items = this.ready;
+    this.ready = [];
+    return items;
+  }
+
+  private open(tag: SaxesTagNS): void {
+    if (this.ended()) return;
+    const depth = this.stack.length;
+    const local = tag.local;
+    this.text = '';
+    let scope = depth <= STATEMENT_DEPTH;
+    if (depth === 0) {
+      this.message = tag.local === 'Document' ? camtMessage(tag.uri) : undefined;
+      if (!this.message)
+        return this.unsupported(`the root element is <${tag.name}> in namespace "${tag.uri}"`);
+    } else if (depth === 1 && local !== this.message?.message) {
+      return this.unsupported(
+        `<${tag.name}> below the Document of ${this.message?.name} (expected <${this.message?.message}>)`,
+      );
+    } else if (depth === STATEMENT_DEPTH && this.message && local === this.message.record) {
+      this.statement = { message: this.message.name, values: new Captured(this.startLine) };
+    } else if (depth === ENTRY_DEPTH && this.statement && local === 'Ntry') {
+      this.entry = new Captured(this.startLine);
+      this.details = [];
+      scope = true;
+    } else if (
+      this.entry &&
+      depth === ENTRY_DEPTH + 2 &&
+      local === 'TxDtls' &&
+      this.stack[ENTRY_DEPTH + 1] === 'NtryDtls'
+    ) {
+      this.detail = new Captured(this.startLine);
+      this.detailDepth = depth;
+      scope = true;
+    }
+    const parent = this.paths[depth - 1] ?? '';
+    const path = scope ? '' : parent === '' ? local : `${parent}/${local}`;
+    this.stack.push(local);
+    this.paths.push(path);
+    // The one attribute read is an amount's currency: looking at every element's attributes
+    // cost a sixth of the reader's time.
+    const target = this.detail ?? this.entry;
+    if (!target || local !== 'Amt') return;
+    const currency = tag.attributes.Ccy;
+    if (currency) target.add(`${path}@Ccy`, currency.value);
+  }
+
+  private closeElement(): void {
+    if (this.ended()) return;
+    const value = unwrapped(this.text);
+    this.text = '';
+    const depth = this.stack.length - 1;
+    const path = this.paths.pop() ?? '';
+    this.stack.pop();
+    if (value !== '' && path !== '') {
+      if (this.detail) this.detail.add(path, value);
+      else if (this.entry) this.entry.add(path, value);
+      // Of a statement's own elements only its id and account are read, not its balances.
+      else if (this.statement && (path === 'Id' || path.startsWith('Acct/')))
+        this.statement.values.add(path, value);
+    }
+    if (this.detail && depth === this.detailDepth) {
+      this.details.push(this.detail);
+      this.detail = undefined;
+    } else if (this.entry && depth === ENTRY_DEPTH) {
+      this.finishEntry(this.entry);
+      this.entry = undefined;
+    } else if (depth === STATEMENT_DEPTH) this.statement = undefined;
+  }
+
+  private finishEntry(entry: Captured): void {
+    if (!this.statement) return;
+    const rows = entryRows(entry, this.details, this.statement);
+    if (typeof rows === 'string') {
+      this.ready.push({ kind: 'problem', problem: { file: this.file, line: entry.line, problem: rows } });
+      return;
+    }
+    for (const row of rows) {
+      const leftOut = this.includePending ? undefined : notBooked(row.cells.status);
+      this.ready.push({ kind: 'row', row: new CamtRow(this.file, row, leftOut) });
+    }
+  }
+
+  private unsupported(found: string): void {
+    this.stop = new FileStopError(
+      'CAMT_UNSUPPORTED',
+      this.file,
+      `${this.file}: not a supported camt message: ${found}; expected ${SUPPORTED_CAMT}`,
+    );
+  }
+
+  private fail(error: Error): void {
+    if (this.ended()) return;
+    if (!this.message) {
+      // Nothing of the file could be recognised: the file, not an entry, is what is wrong.
+      this.stop = new FileStopError(
+        'CAMT_UNSUPPORTED',
+        this.file,
+        `${this.file}: not a camt message: the XML cannot be read (${error.message}); expected ${SUPPORTED_CAMT}`,
+      );
+      return;
+    }
+    this.broken = true;
+    const entry = this.entry;
+    this.ready.push({
+      kind: 'problem',
+      problem: entry
+        ? {
+            file: this.file,
+            line: entry.line,
+            problem: `not well-formed XML (${error.message}): the entry starting on this line is incomplete and is not read, nor anything after it`,
+          }
+        : {
+            file: this.file,
+            line: this.parser.line,
+            problem: `not well-formed XML (${error.message}): nothing after this point is read`,
+          },
+    });
+  }
+}

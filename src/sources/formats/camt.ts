@@ -1,0 +1,24 @@
+import { readCamt } from './camt-reader.js';
+import { CamtSource } from './camt-source.js';
+import type { SourceFormat } from './source-format.js';
+
+/** ISO 20022 bank statements: every booked entry of a camt.052/053/054 file is a record. */
+export const camtFormat: SourceFormat<typeof CamtSource> = {
+  schema: CamtSource,
+  read: readCamt,
+  position: 'line',
+  defaultMapping: {
+    kind: 'transactions',
+    mapping: {
+      externalId: 'reference',
+      bookingDate: 'bookingDate',
+      valueDate: 'valueDate',
+      amount: 'amount',
+      currency: 'currency',
+      purpose: 'purpose',
+      counterpartyName: 'counterpartyName',
+      counterpartyIban: 'counterpartyIban',
+    },
+  },
+  docs: 'ISO 20022 camt.053 statements, camt.052 reports and camt.054 notifications (versions .001.02 to .001.08): each entry (`Ntry`) is a record, each transaction of a batch entry that carries its own amounts; its cells are named (see reading-exports.md)',
+};
