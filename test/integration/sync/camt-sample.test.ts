@@ -85,6 +85,15 @@ describe('a camt feed (the VR-Bank statement and a report with a pending entry),
     expect(h.transactions(1001)).toHaveLength(8);
   });
 
+  it('the demo feed (account 1002): the VR-Bank statement with no mapping section, and a rerun creates nothing', async () => {
+    const first = await h.run('config/feeds/demo/camt.yaml');
+    expect(first.summary.counts).toEqual({ created: 7, updated: 0, skipped: 0, rejected: 0, failed: 0 });
+    expect(h.transactions(1002)).toHaveLength(7);
+    const second = await h.run('config/feeds/demo/camt.yaml');
+    expect(second.summary.counts).toEqual({ created: 0, updated: 0, skipped: 7, rejected: 0, failed: 0 });
+    expect(h.transactions(1002)).toHaveLength(7);
+  });
+
   it('an unsupported camt version stops the run with exit code 2 naming the file and the namespace', async () => {
     const feedFile = writeFeed({ 'b-report.xml': REPORT.replace('camt.052.001.08', 'camt.052.001.12') });
     const run = await h.run(feedFile);
