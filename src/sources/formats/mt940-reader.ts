@@ -1,64 +1,9 @@
-import { type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
+import type { SourceItem, SourceRow } from '../row.js';
+import { MT940_CELLS, MT940_COLUMNS, type Mt940Cell, SEPA_CELLS } from './mt940-cells.js';
 import { type EntryDetails, readDetails } from './mt940-details.js';
 import { type EntryLine, readEntryLine } from './mt940-entry-line.js';
 import type { Mt940Source } from './mt940-source.js';
 import type { FormatReading } from './source-format.js';
-
-/** The named cells of an entry, in this order (what a feed's mapping may name). */
-export const MT940_CELLS = [
-  'valueDate',
-  'bookingDate',
-  'amount',
-  'currency',
-  'mark',
-  'fundsCode',
-  'transactionType',
-  'customerReference',
-  'bankReference',
-  'supplementaryDetails',
-  'gvc',
-  'postingText',
-  'primaNota',
-  'purpose',
-  'purposeText',
-  'counterpartyName',
-  'counterpartyIban',
-  'counterpartyBic',
-  'counterpartyAccount',
-  'counterpartyBankCode',
-  'textKeyExtension',
-  'endToEndReference',
-  'sepaCustomerReference',
-  'mandateReference',
-  'creditorId',
-  'debtorId',
-  'ultimateDebtor',
-  'ultimateCreditor',
-  'originalAmount',
-  'compensationAmount',
-  'account',
-  'statementReference',
-  'relatedReference',
-  'statement',
-  'messageType',
-  'status',
-] as const;
-export type Mt940Cell = (typeof MT940_CELLS)[number];
-
-const COLUMNS: Columns = columnsFrom(MT940_CELLS);
-
-/** The SEPA tags of `:86:` that get a cell of their own (SVWZ+ is the purpose). */
-const SEPA_CELLS: readonly [string, Mt940Cell][] = [
-  ['EREF', 'endToEndReference'],
-  ['KREF', 'sepaCustomerReference'],
-  ['MREF', 'mandateReference'],
-  ['CRED', 'creditorId'],
-  ['DEBT', 'debtorId'],
-  ['ABWA', 'ultimateDebtor'],
-  ['ABWE', 'ultimateCreditor'],
-  ['OAMT', 'originalAmount'],
-  ['COAM', 'compensationAmount'],
-];
 
 /** Tags only an MT942 interim report has: its entries are not booked yet. */
 const INTERIM_TAGS = new Set(['34F', '13D', '90D', '90C']);
@@ -109,7 +54,7 @@ const SWIFT_MESSAGE_TYPE = /\{2:[IO](94[02])/;
  * `leftOut` unless `includePending`. Balances and unknown fields are not entries and not read.
  */
 export function readMt940(file: string, text: NodeJS.ReadableStream, source: Mt940Source): FormatReading {
-  return { columns: Promise.resolve(COLUMNS), batches: batchesOf(file, text, source) };
+  return { columns: Promise.resolve(MT940_COLUMNS), batches: batchesOf(file, text, source) };
 }
 
 async function* batchesOf(
@@ -377,7 +322,7 @@ class Mt940Reader {
       file: this.file,
       line: open.line,
       cell: (ref) => {
-        const index = COLUMNS.indexOf(ref);
+        const index = MT940_COLUMNS.indexOf(ref);
         return index === undefined ? undefined : values[index];
       },
       cellAt: (index) => values[index],

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
 import { parseFeed } from '../../../src/config/load-feed.js';
 import { openText } from '../../../src/sources/decode.js';
-import { MT940_CELLS } from '../../../src/sources/formats/mt940-reader.js';
+import { MT940_CELLS } from '../../../src/sources/formats/mt940-cells.js';
 import { Mt940Source } from '../../../src/sources/formats/mt940-source.js';
 import { readSource } from '../../../src/sources/formats/registry.js';
 import type { SourceEncoding } from '../../../src/sources/formats/shared-keys.js';
