@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
 import { csvFormat } from './csv.js';
+import { datevFormat } from './datev.js';
 import { jsonlFormat } from './jsonl.js';
 import { mt940Format } from './mt940.js';
 import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from './source-format.js';
@@ -11,6 +12,7 @@ export const SOURCE_FORMATS = {
   csv: csvFormat,
   jsonl: jsonlFormat,
   mt940: mt940Format,
+  datev: datevFormat,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
