@@ -90,14 +90,15 @@ export function readMetaHeader(cells: readonly string[]): Parsed<DatevMeta> {
 }
 
 /**
- * The date of a `Belegdatum` (DDMM, or DMM once a program dropped the leading zero) in the
- * batch: the year is the one of `Datum vom` or of `Datum bis` (they differ when the range spans a
- * year end) whose date lies in the range; none does → the reason.
+ * The date of a `Belegdatum` in the batch: DDMM (or DMM once a program dropped the leading zero;
+ * DDMMYYYY where a program formats the field with a year, which DATEV ignores as well). The year
+ * is the one of `Datum vom` or of `Datum bis` (they differ when the range spans a year end) whose
+ * date lies in the range; none does → the reason.
  */
-export function completeDate(ddmm: string, meta: DatevMeta): Parsed<string> {
+export function completeDate(written: string, meta: DatevMeta): Parsed<string> {
   const range = `the batch's range ${meta.from} to ${meta.to} (meta header Datum vom/bis)`;
-  if (!/^\d{3,4}$/.test(ddmm)) return failed(`expected a day and month DDMM in ${range}`);
-  const digits = ddmm.padStart(4, '0');
+  if (!/^(\d{3,4}|\d{8})$/.test(written)) return failed(`expected a day and month DDMM in ${range}`);
+  const digits = written.length === 8 ? written.slice(0, 4) : written.padStart(4, '0');
   const [day, month] = [digits.slice(0, 2), digits.slice(2)];
   for (const year of new Set([meta.from.slice(0, 4), meta.to.slice(0, 4)])) {
     const date = isoDate(`${year}${month}${day}`);

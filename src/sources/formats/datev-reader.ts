@@ -25,8 +25,8 @@ const CURRENCY = 'WKZ Umsatz';
 /** The columns without which a line is no booking. */
 const REQUIRED = [AMOUNT, SIGN, DATE] as const;
 
-/** Unsigned, decimal comma, at most two decimals (DATEV writes 1234,56 with no grouping). */
-const UNSIGNED_AMOUNT = /^\d{1,13}(,\d{1,2})?$/;
+/** Unsigned, decimal comma, at most ten digits and two decimals, no grouping (1234567890,12). */
+const UNSIGNED_AMOUNT = /^\d{1,10}(,\d{1,2})?$/;
 /** Line 1 is a few hundred characters: a longer one is no meta header (a binary file) and is not kept. */
 const MAX_META_CHARS = 64 * 1024;
 
@@ -139,9 +139,10 @@ function booking(row: SourceRow, index: CellIndex, meta: DatevMeta): SourceItem 
   const cell = (i: number) => (row.cellAt?.(i) ?? row.cell(i + 1) ?? '').trim();
   const wrong: string[] = [];
   const amount = cell(index.amount);
-  if (!UNSIGNED_AMOUNT.test(amount))
+  // DATEV refuses a zero amount: the flag gives the direction, the amount is always positive.
+  if (!UNSIGNED_AMOUNT.test(amount) || !/[1-9]/.test(amount))
     wrong.push(
-      `field "${AMOUNT}" is ${JSON.stringify(amount)}: expected an unsigned amount with a decimal comma, e.g. 1234,56`,
+      `field "${AMOUNT}" is ${JSON.stringify(amount)}: expected an unsigned amount above zero with a decimal comma, e.g. 1234,56`,
     );
   const sign = cell(index.sign);
   if (sign !== 'S' && sign !== 'H')

@@ -146,17 +146,23 @@ describe('the datev reader: bad bookings and bad files', () => {
         '-24,95;"X";"";1200;4940;2102;"a"',
         '24.95;"S";"";1200;4940;2102;"b"',
         '1,5;"H";"";1200;4940;2102;"c"',
+        '0,00;"H";"";1200;4940;2102;"d"',
       ]),
     );
     expect(items[0]).toEqual({
       kind: 'problem',
       line: 3,
       problem:
-        'field "Umsatz (ohne Soll/Haben-Kz)" is "-24,95": expected an unsigned amount with a decimal comma, e.g. 1234,56; field "Soll/Haben-Kennzeichen" is "X": expected "S" (Soll, debit) or "H" (Haben, credit)',
+        'field "Umsatz (ohne Soll/Haben-Kz)" is "-24,95": expected an unsigned amount above zero with a decimal comma, e.g. 1234,56; field "Soll/Haben-Kennzeichen" is "X": expected "S" (Soll, debit) or "H" (Haben, credit)',
     });
     expect(items[1]).toMatchObject({ kind: 'problem', line: 4, problem: expect.stringContaining('"24.95"') });
     expect(items[2]).toMatchObject({ kind: 'row', line: 5 });
     if (items[2]?.kind === 'row') expect(items[2].cell('signedAmount')).toBe('-1,5');
+    expect(items[3]).toMatchObject({
+      kind: 'problem',
+      line: 6,
+      problem: expect.stringContaining('is "0,00": expected'),
+    });
   });
 
   it('stops a file of another category (16 Debitoren/Kreditoren) naming file, line 1 and the field', async () => {
