@@ -3,6 +3,7 @@ import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
 import { camtFormat } from './camt.js';
 import { csvFormat } from './csv.js';
+import { datevFormat } from './datev.js';
 import { jsonlFormat } from './jsonl.js';
 import { mt940Format } from './mt940.js';
 import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from './source-format.js';
@@ -13,6 +14,7 @@ export const SOURCE_FORMATS = {
   jsonl: jsonlFormat,
   mt940: mt940Format,
   camt: camtFormat,
+  datev: datevFormat,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
