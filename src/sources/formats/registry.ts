@@ -12,12 +12,14 @@ import type {
   FormatReading,
   PositionUnit,
 } from './source-format.js';
+import { xlsxFormat } from './xlsx.js';
 
 /** Every source format, by its `source.format` value: one line each. */
 export const SOURCE_FORMATS = {
   csv: csvFormat,
   jsonl: jsonlFormat,
   mt940: mt940Format,
+  xlsx: xlsxFormat,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
