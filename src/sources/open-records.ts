@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { FeedOf } from '../config/feed.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { type CheckedText, openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError } from './file-stop.js';
-import { readSource } from './formats/registry.js';
+import { inputOf, readSource, readSourceBytes } from './formats/registry.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
+import { fileSha256, openBytes } from './raw-file.js';
 import type { MapOutcome, MappedRecord } from './record.js';
 import type { Columns, SourceItem } from './row.js';
 import type { FileEncoding } from './text-encoding.js';
@@ -47,8 +46,21 @@ export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string)
   // The reader starts when `batches` is first read: the encoding is checked (a pass over the
   // bytes) before the first row, and a file that cannot be decoded throws its EncodingError
   // (a FileStopError) from `batches` before any record exists.
-  let checked: CheckedText | undefined;
+  let checked: Pick<CheckedText, 'bytesRead'> | undefined;
   async function* read(): AsyncGenerator<readonly SourceItem[]> {
+    if (inputOf(feed.source.format) === 'bytes') {
+      // A binary format reads the file itself: nothing to decode, so no encoding to report.
+      const raw = openBytes(file);
+      checked = raw;
+      encoding.resolve(undefined);
+      raw.sha256.then(sha256.resolve, sha256.reject);
+      const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input);
+      columns = reading.columns;
+      yield* reading.batches;
+      return;
+    }
+    // A text format spreads textSourceKeys (source-format.ts): its source always has `encoding`.
+    if (!('encoding' in feed.source)) throw new Error('a text format without an encoding key');
     let opened: CheckedText;
     try {
       opened = await openCheckedText(file, feed.source.encoding);
@@ -137,12 +149,6 @@ function deferred<T>() {
   // Callers may never await it (a reader stopped early); that must not crash the process.
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-async function fileSha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** The outcomes of a stream one by one (tests, and readers that filter). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textSourceKeys } from './shared-keys.js';
+import { checkPatterns, textSourceKeys } from './shared-keys.js';
 
 /** A CSV source's keys with their defaults and checks. */
 export const CsvSource = z
@@ -24,22 +24,13 @@ export const CsvSource = z
       .positive()
       .default(1024 * 1024),
   })
-  .superRefine((source, ctx) => {
-    // A pattern that does not compile is a load-time error naming its key, not a crash mid-file.
-    for (const [key, pattern] of [
-      ['headerPattern', source.headerPattern],
-      ...source.skipRowsMatching.map((p, i) => [`skipRowsMatching.${i}`, p]),
-    ] as const) {
-      if (pattern === undefined) continue;
-      try {
-        new RegExp(pattern);
-      } catch (error) {
-        ctx.addIssue({
-          code: 'custom',
-          path: key.split('.'),
-          message: `not a valid regular expression: ${(error as Error).message}`,
-        });
-      }
-    }
-  });
+  .superRefine((source, ctx) =>
+    checkPatterns(
+      [
+        ['headerPattern', source.headerPattern],
+        ...source.skipRowsMatching.map((p, i) => [`skipRowsMatching.${i}`, p] as const),
+      ],
+      ctx,
+    ),
+  );
 export type CsvSource = z.output<typeof CsvSource>;

@@ -6,7 +6,15 @@ import { csvFormat } from './csv.js';
 import { datevFormat } from './datev.js';
 import { jsonlFormat } from './jsonl.js';
 import { mt940Format } from './mt940.js';
-import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from './source-format.js';
+import type {
+  ByteInput,
+  BytesReader,
+  DefaultMapping,
+  FormatReader,
+  FormatReading,
+  PositionUnit,
+} from './source-format.js';
+import { xlsxFormat } from './xlsx.js';
 
 /** Every source format, by its `source.format` value: one line each. */
 export const SOURCE_FORMATS = {
@@ -15,6 +23,7 @@ export const SOURCE_FORMATS = {
   mt940: mt940Format,
   camt: camtFormat,
   datev: datevFormat,
+  xlsx: xlsxFormat,
 };
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
@@ -45,22 +54,40 @@ type SourceOf<F extends SourceFormatName> = Extract<Source, { format: F }>;
  * The registry seen per format name. The annotation is the check that each entry is filed under
  * its own `format` value: a reader filed under another name does not accept that name's source.
  */
-const BY_NAME: {
-  [F in SourceFormatName]: {
-    read: FormatReader<SourceOf<F>>;
-    position: PositionUnit;
-    defaultMapping?: DefaultMapping;
-  };
-} = SOURCE_FORMATS;
+const BY_NAME: { [F in SourceFormatName]: Entry<SourceOf<F>> } = SOURCE_FORMATS;
 
-/** Reads one file's decoded text with the reader of its source's format. */
+type Entry<S> = { position: PositionUnit; defaultMapping?: DefaultMapping } & (
+  | { input?: 'text'; read: FormatReader<S> }
+  | { input: 'bytes'; read: BytesReader<S> }
+);
+
+/** Whether the format reads decoded text (encoding pass, strict decode) or the raw file. */
+export function inputOf(format: SourceFormatName): 'text' | 'bytes' {
+  return BY_NAME[format].input ?? 'text';
+}
+
+/** Reads one file's decoded text with the reader of its source's format (a text format). */
 export function readSource<F extends SourceFormatName>(
   format: F,
   source: SourceOf<F>,
   file: string,
   text: NodeJS.ReadableStream,
 ): FormatReading {
-  return BY_NAME[format].read(file, text, source);
+  const entry: Entry<SourceOf<F>> = BY_NAME[format];
+  if (entry.input === 'bytes') throw new Error(`the ${format} format reads the file's bytes, not text`);
+  return entry.read(file, text, source);
+}
+
+/** Reads one file's bytes, undecoded, with the reader of its source's format (a binary format). */
+export function readSourceBytes<F extends SourceFormatName>(
+  format: F,
+  source: SourceOf<F>,
+  file: string,
+  bytes: ByteInput,
+): FormatReading {
+  const entry: Entry<SourceOf<F>> = BY_NAME[format];
+  if (entry.input !== 'bytes') throw new Error(`the ${format} format reads decoded text, not bytes`);
+  return entry.read(file, bytes, source);
 }
 
 /** What a record's position counts for this format ("line" for the text formats). */

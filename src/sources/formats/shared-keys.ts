@@ -10,6 +10,28 @@ function supportedDateFormat(format: string, ctx: z.RefinementCtx): void {
   }
 }
 
+/**
+ * A regular expression of a `source` key that does not compile is a load-time error naming its
+ * key (`skipRowsMatching.0`), not a crash mid-file.
+ */
+export function checkPatterns(
+  patterns: readonly (readonly [string, string | undefined])[],
+  ctx: z.RefinementCtx,
+): void {
+  for (const [key, pattern] of patterns) {
+    if (pattern === undefined) continue;
+    try {
+      new RegExp(pattern);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        path: key.split('.'),
+        message: `not a valid regular expression: ${(error as Error).message}`,
+      });
+    }
+  }
+}
+
 /** How an export's bytes become text (docs/encodings.md). */
 export const SourceEncoding = z
   .enum(['auto', 'utf-8', 'windows-1252', 'iso-8859-1', 'utf-16le', 'utf-16be'])

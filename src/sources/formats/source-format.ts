@@ -15,6 +15,19 @@ export interface FormatReading {
 export type FormatReader<S> = (file: string, text: NodeJS.ReadableStream, source: S) => FormatReading;
 
 /**
+ * A binary export as a bytes format gets it: the file itself, neither inspected for an encoding
+ * nor decoded (a zip container needs random access, so it is a path, not a stream).
+ */
+export interface ByteInput {
+  readonly path: string;
+  /** The reader adds the bytes it has read from disk: the progress bar counts them. */
+  countRead(bytes: number): void;
+}
+
+/** Reads one binary export file with its feed's `source` keys. */
+export type BytesReader<S> = (file: string, input: ByteInput, source: S) => FormatReading;
+
+/**
  * What a record's position counts in reports and messages (the report's `line` column holds it):
  * a text format counts physical lines; a spreadsheet would count rows, a statement its entries.
  */
@@ -36,19 +49,35 @@ export interface DefaultMapping {
  */
 export type FormatSchema = z.ZodObject<{ format: z.ZodLiteral<string> } & z.ZodRawShape, z.core.$strict>;
 
-/**
- * One source format: everything the rest of the bridge knows about it. The registry
- * (registry.ts) lists one per `source.format` value; the feed's `source` is the union of their
- * schemas, and open-records.ts hands a file's decoded text to the format's reader.
- */
-export interface SourceFormat<Schema extends FormatSchema> {
+/** What every format entry has, whatever its input. */
+interface FormatEntry<Schema extends FormatSchema> {
   /** The format's `source` keys: the shared ones (shared-keys.ts) plus its own, strict. */
   readonly schema: Schema;
-  /** A property, not a method: its parameter is checked strictly (registry.ts relies on it). */
-  readonly read: FormatReader<z.output<Schema>>;
   readonly position: PositionUnit;
   /** One line for the docs: what the format is and what a record of it is. */
   readonly docs: string;
   /** The format's mapping for one kind, when its cells are fixed (bank statements). */
   readonly defaultMapping?: DefaultMapping;
 }
+
+/** A format read as text: its schema has `encoding` (textSourceKeys), its reader decoded text. */
+export interface TextFormat<Schema extends FormatSchema> extends FormatEntry<Schema> {
+  /** Text unless said otherwise: a text format's entry need not name it. */
+  readonly input?: 'text';
+  /** A property, not a method: its parameter is checked strictly (registry.ts relies on it). */
+  readonly read: FormatReader<z.output<Schema>>;
+}
+
+/** A binary format (a spreadsheet): no `encoding` key, its reader gets the file undecoded. */
+export interface BytesFormat<Schema extends FormatSchema> extends FormatEntry<Schema> {
+  readonly input: 'bytes';
+  readonly read: BytesReader<z.output<Schema>>;
+}
+
+/**
+ * One source format: everything the rest of the bridge knows about it. The registry
+ * (registry.ts) lists one per `source.format` value; the feed's `source` is the union of their
+ * schemas, and open-records.ts hands a file's decoded text (or, for a bytes format, the file
+ * itself) to the format's reader.
+ */
+export type SourceFormat<Schema extends FormatSchema> = TextFormat<Schema> | BytesFormat<Schema>;

@@ -55,7 +55,8 @@ export function identitySettings(feed: Feed): IdentitySettings {
     const mapping = feed.mapping[field];
     if (mapping !== undefined) fields[field] = describe(mapping, scheme === 1);
   }
-  if (scheme === 1) fields['source.encoding'] = feed.source.encoding;
+  // A binary format has no encoding: nothing is decoded, so nothing of it enters an identity.
+  if (scheme === 1 && 'encoding' in feed.source) fields['source.encoding'] = feed.source.encoding;
   return { scheme, fields };
 }
 

@@ -62,7 +62,7 @@ describe('feed files', () => {
 
   it('name the file, the key path and what was expected', () => {
     const message = problems(
-      ISSUE_EXAMPLE.replace('accountId: 1001', 'accountId: abc').replace('format: csv', 'format: xlsx'),
+      ISSUE_EXAMPLE.replace('accountId: 1001', 'accountId: abc').replace('format: csv', 'format: ods'),
     );
     expect(message).toContain('/feeds/bad.yaml: invalid feed');
     expect(message).toMatch(/accountId: .*number/);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { Feed, type Source } from '../../../src/config/feed.js';
+import { Feed } from '../../../src/config/feed.js';
 import {
   DecodeError,
   decodeStream,
@@ -10,6 +10,7 @@ import {
 } from '../../../src/sources/decode.js';
 import { EncodingError } from '../../../src/sources/file-stop.js';
 import { readCsv } from '../../../src/sources/formats/csv-reader.js';
+import type { SourceEncoding } from '../../../src/sources/formats/shared-keys.js';
 import { openRecords, recordsOf } from '../../../src/sources/open-records.js';
 import { fixtureWriter } from '../../support/source-files.js';
 
@@ -23,11 +24,7 @@ const write = fixtureWriter('encoding');
 const HEADER = 'ID;Name\r\n';
 const GERMAN = 'K1;Dübel Größe Müller €5 „Öl“\r\nK2;EDEKA DÖBEL\r\n';
 
-async function decode(
-  content: string | Uint8Array,
-  encoding: Source['encoding'] = 'auto',
-  chunk = 64 * 1024,
-) {
+async function decode(content: string | Uint8Array, encoding: SourceEncoding = 'auto', chunk = 64 * 1024) {
   const opened = await openCheckedText(write(content), encoding, chunk);
   let text = '';
   for await (const part of opened.text) text += part;
@@ -35,7 +32,7 @@ async function decode(
 }
 
 /** The EncodingError reading `content` as `encoding` ends with (fails when it reads). */
-async function refused(content: string | Uint8Array, encoding: Source['encoding'], chunk = 64 * 1024) {
+async function refused(content: string | Uint8Array, encoding: SourceEncoding, chunk = 64 * 1024) {
   const path = write(content);
   const error = await openCheckedText(path, encoding, chunk).then(
     () => undefined,
@@ -62,6 +59,7 @@ describe('encoding: auto (the default)', () => {
       bankAccount: { externalId: 'main', accountName: 'Main', bankName: 'Bank' },
       mapping: { externalId: 'ID', bookingDate: 'D', amount: 'A' },
     });
+    if (feed.source.format !== 'csv') throw new Error('expected a csv source');
     expect(feed.source.encoding).toBe('auto');
   });
 
@@ -268,7 +266,7 @@ describe('a file that changes between the check and the read', () => {
 });
 
 describe('openRecords', () => {
-  const feed = (encoding: Source['encoding']) =>
+  const feed = (encoding: SourceEncoding) =>
     Feed.parse({
       name: 'enc',
       accountId: 1001,

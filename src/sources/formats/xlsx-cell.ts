@@ -1,0 +1,104 @@
+import type { DecimalSeparator } from '../values/amount.js';
+import type { Workbook } from './xlsx-workbook.js';
+
+/**
+ * What a cell's text depends on: the workbook's date system, date styles and shared strings, and
+ * the feed's formats, in which typed cells are written so they parse like its text cells.
+ */
+export interface CellStyle extends Pick<Workbook, 'date1904' | 'dateStyles' | 'sharedStrings'> {
+  readonly decimalSeparator: DecimalSeparator;
+  readonly dateFormat: string;
+}
+
+/** One cell as the sheet stores it: its type (`t`), style index (`s`) and the text of `<v>` or `<is>`. */
+export interface RawCell {
+  type: string | undefined;
+  style: number | undefined;
+  value: string;
+}
+
+/** A cell's text for the mapper, or why the cell holds no value that can be read. */
+export type CellText = { ok: true; text: string } | { ok: false; problem: string };
+
+const ok = (text: string): CellText => ({ ok: true, text });
+const bad = (problem: string): CellText => ({ ok: false, problem });
+
+/**
+ * The cell's text. A number is its stored decimal text, never a JavaScript number (which would
+ * round 17 significant digits or print 1e-7); a number in a date style is that day; a formula
+ * gives its cached value. Both are written in the feed's decimalSeparator and dateFormat.
+ */
+export function cellText(cell: RawCell, style: CellStyle): CellText {
+  const { value } = cell;
+  switch (cell.type) {
+    case 's': {
+      const text = style.sharedStrings[Number(value)];
+      return text === undefined
+        ? bad(`refers to shared string ${value}, which the workbook does not have`)
+        : ok(text);
+    }
+    case 'inlineStr':
+    case 'str':
+      return ok(value);
+    case 'b':
+      return ok(value === '1' || value === 'true' ? 'true' : 'false');
+    case 'e':
+      return bad(`holds the error value ${value}, not a value`);
+    case 'd': {
+      const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+      return day
+        ? ok(formatDate(Number(day[1]), Number(day[2]), Number(day[3]), style.dateFormat))
+        : bad(`"${value}" is not an ISO date`);
+    }
+    default: {
+      if (value === '') return ok('');
+      const decimal = plainDecimal(value);
+      if (decimal === undefined) return bad(`"${value}" is not a number`);
+      if (cell.style !== undefined && style.dateStyles.has(cell.style)) return serialDate(decimal, style);
+      return ok(style.decimalSeparator === '.' ? decimal : decimal.replace('.', ','));
+    }
+  }
+}
+
+/** A number as plain decimal text, digit for digit ("1.5E-3" -> "0.0015"), or undefined. */
+export function plainDecimal(text: string): string | undefined {
+  const match = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text.trim());
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return undefined;
+  const sign = match[1] === '-' ? '-' : '';
+  const digits = `${match[2]}${match[3] ?? ''}`;
+  const point = (match[2] ?? '').length + Number(match[4] ?? 0);
+  const padded = point <= 0 ? `${'0'.repeat(1 - point)}${digits}` : digits.padEnd(point, '0');
+  const at = Math.max(point, 1);
+  const integer = padded.slice(0, at).replace(/^0+(?=\d)/, '');
+  const fraction = padded.slice(at);
+  return `${sign}${integer}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The day of a date cell's serial number. The 1900 system counts from 1899-12-31 as day 0 and
+ * has Lotus' 29 February 1900 as day 60; from day 61 on, days count from 1899-12-30. A time of
+ * day (the fraction) is not part of a date field.
+ */
+function serialDate(decimal: string, style: CellStyle): CellText {
+  const serial = Math.floor(Number(decimal));
+  if (!(serial >= 1) || serial > 2_958_465) return bad(`${decimal} is not a day in a date cell`);
+  if (!style.date1904 && serial === 60) return bad('is 29 February 1900, a day that does not exist');
+  const epoch = style.date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, serial < 60 ? 31 : 30);
+  const day = new Date(epoch + serial * DAY_MS);
+  return ok(formatDate(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), style.dateFormat));
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A day written in a feed's dateFormat. The year is always written with four digits: the date
+ * reader takes four digits for `yy` too, and a two-digit year would have to be guessed back.
+ */
+export function formatDate(year: number, month: number, day: number, format: string): string {
+  return format.replace(/yyyy|yy|dd|d|MM|M/g, (token) => {
+    if (token.startsWith('y')) return String(year).padStart(4, '0');
+    return two(token.startsWith('d') ? day : month);
+  });
+}
