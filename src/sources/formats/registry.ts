@@ -5,7 +5,13 @@ import { camtFormat } from './camt.js';
 import { csvFormat } from './csv.js';
 import { jsonlFormat } from './jsonl.js';
 import { mt940Format } from './mt940.js';
-import type { DefaultMapping, FormatReader, FormatReading, PositionUnit } from './source-format.js';
+import type {
+  DefaultMapping,
+  FormatReader,
+  FormatReading,
+  PositionUnit,
+  RouteCells,
+} from './source-format.js';
 
 /** Every source format, by its `source.format` value: one line each. */
 export const SOURCE_FORMATS = {
@@ -48,6 +54,7 @@ const BY_NAME: {
     read: FormatReader<SourceOf<F>>;
     position: PositionUnit;
     defaultMapping?: DefaultMapping;
+    routeCells?: RouteCells;
   };
 } = SOURCE_FORMATS;
 
@@ -73,4 +80,9 @@ export function defaultMappingOf(
 ): Readonly<FieldMappings> | undefined {
   const defaults = BY_NAME[format].defaultMapping;
   return defaults?.kind === kind ? defaults.mapping : undefined;
+}
+
+/** The cells that name a row's statement account (bank formats), if the format has them. */
+export function routeCellsOf(format: SourceFormatName): RouteCells | undefined {
+  return BY_NAME[format].routeCells;
 }
