@@ -57,6 +57,16 @@ describe('statements route to their accounts (in-process runner, sandbox)', () =
     expect(bankAccounts().filter((b) => b.externalId?.startsWith('iban-'))).toHaveLength(2);
   });
 
+  it('the same bank reference in two accounts names two entries, one in each', async () => {
+    const targets = `bankAccounts: {${DE_A}: ${target('giro-a')}, ${DE_B}: ${target('giro-b')}}`;
+    const feed = feedOf('same-reference.sta', 'mt940', targets);
+    const run = await h.run(feed);
+    expect(run.summary.counts).toEqual({ created: 2, updated: 0, skipped: 0, rejected: 0, failed: 0 });
+    expect(storedIn('giro-a')).toEqual(['FEE-2026-03']);
+    expect(storedIn('giro-b')).toEqual(['FEE-2026-03']);
+    expect((await h.run(feed)).summary.counts).toMatchObject({ created: 0, skipped: 2 });
+  });
+
   it('an account the map does not know is rejected with what to add; the others sync', async () => {
     const feed = feedOf(CAMT, 'camt', `bankAccounts: {${DE_A}: ${target('giro-a')}}`);
     const run = await h.run(feed);
