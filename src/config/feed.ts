@@ -3,6 +3,7 @@ import type { KindFeedKey } from '../kinds/definition.js';
 import { KINDS, RECORD_KINDS, type RecordKind } from '../kinds/registry.js';
 import { BankAccountRoutes, BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
 import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
+import { accountKey } from '../sources/statement-account.js';
 import { WRITE_MODES } from '../sync/chunk-settings.js';
 import { columnRef, FieldMapping, type FieldMappings, overDefaults } from './field-mapping.js';
 
@@ -77,6 +78,22 @@ function mergedMapping(feed: z.output<typeof FeedKeys>): FieldMappings | undefin
   return defaults === undefined ? feed.mapping : overDefaults(defaults, feed.mapping);
 }
 
+/** Two `bankAccounts` keys that name one account (`DE89 3704…` and `DE893704…`) would make the choice arbitrary. */
+function checkRoutes(feed: MergedFeed, ctx: z.RefinementCtx): void {
+  if (feed.bankAccounts === undefined || feed.bankAccounts === 'auto') return;
+  const seen = new Map<string, string>();
+  for (const id of Object.keys(feed.bankAccounts)) {
+    const first = seen.get(accountKey(id));
+    if (first !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bankAccounts', id],
+        message: `names the same account as "${first}" (accounts are compared without spaces, in upper case): keep one`,
+      });
+    else seen.set(accountKey(id), id);
+  }
+}
+
 /** The checks of a feed that need several keys at once (on the merged mapping). */
 function checkFeed(feed: MergedFeed, ctx: z.RefinementCtx): void {
   const { fields } = KINDS[feed.kind];
@@ -144,6 +161,7 @@ export const Feed = FeedKeys.transform((keys, ctx): MergedFeed => {
   }
   const feed = { ...keys, mapping };
   checkFeed(feed, ctx);
+  checkRoutes(feed, ctx);
   return feed;
 });
 export type Feed = z.output<typeof Feed>;

@@ -103,6 +103,9 @@ describe('feed files', () => {
       },
     });
     expect(parseFeed(`${camt}bankAccounts: auto\n`, '/f.yaml').feed.bankAccounts).toBe('auto');
+    expect(problems(`${camt}bankAccounts: {"DE89 3704": ${target}, de893704: ${target}}\n`)).toMatch(
+      /bankAccounts\.de893704: names the same account as "DE89 3704"/,
+    );
     expect(problems(`${camt}bankAccounts: auto\nbankAccount: ${target}\n`)).toMatch(
       /bankAccounts: give either bankAccount or bankAccounts, not both/,
     );
