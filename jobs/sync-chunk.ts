@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { compiled, LIMITS } from '../src/contract/index.js';
 import { KINDS, RECORD_KINDS, type RecordKind, type RecordOf } from '../src/kinds/registry.js';
+import { BankAccountRoutes } from '../src/kinds/transactions/bank-account-target.js';
 import { type Chunk, type ChunkOf, chunkOf } from '../src/sync/chunk.js';
 import { WRITE_MODES } from '../src/sync/chunk-settings.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
@@ -20,6 +21,7 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
         derivedId: z.boolean(),
         payload: KINDS[kind].create,
         amount: z.string().optional(),
+        route: z.strictObject({ account: z.string().min(1), currency: z.string().optional() }).optional(),
       }),
     )
     .min(1)
@@ -33,6 +35,7 @@ const chunkFields = {
   seq: z.int().positive(),
   settings: z.strictObject({
     bankAccountId: z.int().positive().optional(),
+    bankAccounts: BankAccountRoutes.optional(),
     mode: z.enum(WRITE_MODES),
     emptyCellClears: z.boolean(),
     mappedFields: z.array(z.string()),

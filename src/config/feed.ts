@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { KindFeedKey } from '../kinds/definition.js';
 import { KINDS, RECORD_KINDS, type RecordKind } from '../kinds/registry.js';
-import { BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
-import { defaultMappingOf, Source } from '../sources/formats/registry.js';
+import { BankAccountRoutes, BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
+import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
+import { accountKey } from '../sources/statement-account.js';
 import { WRITE_MODES } from '../sync/chunk-settings.js';
 import { columnRef, FieldMapping, type FieldMappings, overDefaults } from './field-mapping.js';
 
@@ -15,12 +16,31 @@ const RowFilter = z.strictObject({
 /** The feed's `source`: its keys depend on `source.format` (src/sources/formats/registry.ts). */
 export { Source };
 
-/** Feed keys that belong to kinds (KindDefinition.feedKeys): what they are, for the messages. */
-const KIND_FEED_KEYS: readonly { key: KindFeedKey; required: string; what: string }[] = [
+/**
+ * Feed keys that belong to kinds (KindDefinition.feedKeys): what they are, for the messages. A key
+ * with `insteadOf` may replace that (required) key, never join it; one `perStatement` needs a
+ * format whose rows name their statement's account (a bank format's route cells).
+ */
+interface KindFeedKeyText {
+  key: KindFeedKey;
+  required: string;
+  what: string;
+  insteadOf?: KindFeedKey;
+  perStatement?: true;
+}
+
+const KIND_FEED_KEYS: readonly KindFeedKeyText[] = [
   {
     key: 'bankAccount',
     required: 'the target bank account (externalId, accountName, bankName, ...)',
     what: 'a target bank account',
+  },
+  {
+    key: 'bankAccounts',
+    required: 'the target bank accounts per statement account',
+    what: 'target bank accounts per statement account',
+    insteadOf: 'bankAccount',
+    perStatement: true,
   },
 ];
 
@@ -32,6 +52,8 @@ const FeedKeys = z.strictObject({
   /** Optional when the source format brings a default mapping for the feed's kind (merged field by field). */
   mapping: z.record(z.string(), FieldMapping).optional(),
   bankAccount: BankAccountTarget.optional(),
+  /** Bank formats: a target per statement account (IBAN, Othr/Id, :25:), or `auto` (one per IBAN). */
+  bankAccounts: BankAccountRoutes.optional(),
   /** invoices and bank-accounts: upsert (default), insert (create only) or update (update only). */
   mode: z.enum(WRITE_MODES).default('upsert'),
   /** invoices/bank-accounts updates: whether an empty source cell clears the service's value. */
@@ -54,6 +76,22 @@ type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping'> & { mapping: FieldM
 function mergedMapping(feed: z.output<typeof FeedKeys>): FieldMappings | undefined {
   const defaults = defaultMappingOf(feed.source.format, feed.kind);
   return defaults === undefined ? feed.mapping : overDefaults(defaults, feed.mapping);
+}
+
+/** Two `bankAccounts` keys that name one account (`DE89 3704…` and `DE893704…`) would make the choice arbitrary. */
+function checkRoutes(feed: MergedFeed, ctx: z.RefinementCtx): void {
+  if (feed.bankAccounts === undefined || feed.bankAccounts === 'auto') return;
+  const seen = new Map<string, string>();
+  for (const id of Object.keys(feed.bankAccounts)) {
+    const first = seen.get(accountKey(id));
+    if (first !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bankAccounts', id],
+        message: `names the same account as "${first}" (accounts are compared without spaces, in upper case): keep one`,
+      });
+    else seen.set(accountKey(id), id);
+  }
 }
 
 /** The checks of a feed that need several keys at once (on the merged mapping). */
@@ -82,7 +120,20 @@ function checkFeed(feed: MergedFeed, ctx: z.RefinementCtx): void {
     const owners = RECORD_KINDS.filter((k) => KINDS[k].feedKeys?.includes(key));
     const owned = owners.includes(feed.kind);
     const present = feed[key] !== undefined;
-    if (owned && !present)
+    const replaces = KIND_FEED_KEYS.find((other) => other.insteadOf === key && feed[other.key] !== undefined);
+    if (owned && present && text.insteadOf !== undefined && feed[text.insteadOf] !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `give either ${text.insteadOf} or ${key}, not both`,
+      });
+    if (owned && present && text.perStatement && routeCellsOf(feed.source.format) === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `a ${feed.source.format} file names no statement account: give ${text.insteadOf ?? 'another key'} instead (${key} is for bank statement formats)`,
+      });
+    if (owned && !present && text.insteadOf === undefined && replaces === undefined)
       ctx.addIssue({
         code: 'custom',
         path: [key],
@@ -110,6 +161,7 @@ export const Feed = FeedKeys.transform((keys, ctx): MergedFeed => {
   }
   const feed = { ...keys, mapping };
   checkFeed(feed, ctx);
+  checkRoutes(feed, ctx);
   return feed;
 });
 export type Feed = z.output<typeof Feed>;

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { MappedRecord } from '../sources/record.js';
+import type { MappedRecord, StatementAccount } from '../sources/record.js';
 import type { ChunkSettings, WriteMode } from '../sync/chunk-settings.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { KindFields } from './field-spec.js';
-import type { BankAccountTarget } from './transactions/bank-account-target.js';
+import type { BankAccountRoutes, BankAccountTarget } from './transactions/bank-account-target.js';
 
 /** The feed settings a kind reads; a Feed carries them all (a kind never imports the feed schema). */
 export interface KindFeedOptions {
@@ -13,10 +13,14 @@ export interface KindFeedOptions {
   emptyCellClears: boolean;
   replaceCurrentValuesForThePeriod: boolean;
   bankAccount?: BankAccountTarget | undefined;
+  bankAccounts?: BankAccountRoutes | undefined;
 }
 
 /** Feed keys that belong to kinds: a kind that lists one requires it, feeds of other kinds must not have it. */
-export type KindFeedKey = 'bankAccount';
+export type KindFeedKey = 'bankAccount' | 'bankAccounts';
+
+/** Where a record of a bank statement goes: a route to a target of its own, the feed's one, or nowhere (why). */
+export type RouteVerdict = { route?: StatementAccount } | { rejected: string };
 
 /**
  * Everything erp-bridge knows about one record kind, typed on its payload P (the contract's create
@@ -45,6 +49,12 @@ export interface KindDefinition<P> {
   payloadDefaults?(feed: KindFeedOptions): Readonly<Record<string, string | number | boolean>>;
   /** Feed keys this kind's feeds must have (and others must not). */
   feedKeys?: readonly KindFeedKey[];
+  /**
+   * Bank formats (their rows name the statement's account): where the feed sends a record of that
+   * account (`account` undefined: the statement names none). Absent: every record goes to the
+   * feed's one target.
+   */
+  route?(feed: KindFeedOptions, account: StatementAccount | undefined): RouteVerdict;
   /** The kind's part of the chunk settings, resolved once per file; a dry run writes nothing. */
   prepare?(feed: KindFeedOptions, dryRun: boolean, ctx: ChunkContext): Promise<Partial<ChunkSettings>>;
   /** Syncs one chunk: exactly one outcome per record (sync/strategies). */

@@ -3,9 +3,11 @@ import { compiled } from '../contract/index.js';
 import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
 import type { CellFormats, Converted } from './convert.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
+import { routeCellsOf } from './formats/registry.js';
 import { DerivedIds, identityContent } from './identity.js';
-import type { MapOutcome, MappedRecord } from './record.js';
+import type { MapOutcome, MappedRecord, StatementAccount } from './record.js';
 import type { Columns, SourceRow } from './row.js';
+import { accountKey } from './statement-account.js';
 import { compileDateFormat } from './values/date.js';
 
 export type RecordMapper<R extends MappedRecord = MappedRecord> = (row: SourceRow) => MapOutcome<R>;
@@ -66,6 +68,7 @@ export function compileMapper<K extends RecordKind>(
   const { sendsExternalId } = definition;
 
   const amountReader = readers.find(([field]) => field === amountField)?.[1];
+  const statementAccountOf = statementAccountReader(feed, columns);
 
   const exclusionOf = (row: SourceRow): string | undefined => {
     if (row.leftOut !== undefined) return row.leftOut;
@@ -140,6 +143,19 @@ export function compileMapper<K extends RecordKind>(
         record: { file: row.file, line: row.line, externalId, code: 'INVALID_RECORD', message, amount },
       };
     }
+    const routed = definition.route?.(feed, statementAccountOf?.(row, payload));
+    if (routed !== undefined && 'rejected' in routed)
+      return {
+        kind: 'rejected',
+        record: {
+          file: row.file,
+          line: row.line,
+          externalId,
+          code: 'UNKNOWN_ACCOUNT',
+          message: routed.rejected,
+          amount,
+        },
+      };
     return {
       kind: 'mapped',
       record: {
@@ -149,7 +165,30 @@ export function compileMapper<K extends RecordKind>(
         derivedId: sourceId === undefined,
         payload: valid.data,
         amount,
+        ...(routed?.route ? { route: routed.route } : {}),
       },
     };
+  };
+}
+
+/**
+ * Bank formats: reads the statement account a row belongs to from the cells the format names, with
+ * the account's currency (else the record's own). Undefined for formats whose rows name none.
+ */
+function statementAccountReader(
+  feed: FeedOf<RecordKind>,
+  columns: Columns | undefined,
+): ((row: SourceRow, payload: Record<string, unknown>) => StatementAccount | undefined) | undefined {
+  const cells = routeCellsOf(feed.source.format);
+  if (cells === undefined) return undefined;
+  const accountOf = cellOf(cells.account, columns);
+  const currencyOf = cellOf(cells.currency, columns);
+  return (row, payload) => {
+    const text = accountOf(row);
+    const account = text === undefined ? '' : accountKey(text);
+    if (!account) return undefined;
+    const currency =
+      currencyOf(row)?.trim() || (typeof payload.currency === 'string' ? payload.currency : '');
+    return currency ? { account, currency } : { account };
   };
 }

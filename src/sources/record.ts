@@ -1,3 +1,7 @@
+import type { StatementAccount } from './statement-account.js';
+
+export type { StatementAccount };
+
 /**
  * A source record ready to sync: validated locally against the contract, traced to file:line. P is
  * its kind's request body (kinds/registry.ts: RecordOf<K>); records of an unknown kind carry unknown.
@@ -11,6 +15,8 @@ export interface MappedRecord<P = unknown> {
   payload: P;
   /** The record's amount as exact decimal text, for control totals. */
   amount?: string;
+  /** Bank formats: the statement account whose target the record goes to (absent: the feed's one). */
+  route?: StatementAccount;
 }
 
 /** A source record that never leaves the process: why, and where. */
@@ -18,7 +24,7 @@ export interface RejectedRecord {
   file: string;
   line: number;
   externalId?: string;
-  code: 'INVALID_RECORD' | 'UNREADABLE_ROW';
+  code: 'INVALID_RECORD' | 'UNREADABLE_ROW' | 'UNKNOWN_ACCOUNT';
   message: string;
   amount?: string;
 }

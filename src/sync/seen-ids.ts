@@ -37,8 +37,15 @@ export function contentHash(record: MappedRecord): number {
   return fnv1a(JSON.stringify(record.payload), SEED_A);
 }
 
-/** The run-wide identity of a record: kind of target and externalId (one run writes one feed). */
-export const runKey = (kind: string, record: MappedRecord): string => `${kind}\u0000${record.externalId}`;
+/**
+ * The run-wide identity of a record: kind of target and externalId (one run writes one feed), and
+ * for a record routed to its statement's own bank account that account, where the service keeps
+ * externalIds apart (two accounts' statements may carry the same bank reference).
+ */
+export const runKey = (kind: string, record: MappedRecord): string =>
+  record.route === undefined
+    ? `${kind}\u0000${record.externalId}`
+    : `${kind}\u0000${record.route.account}\u0000${record.externalId}`;
 
 // Slot layout in one Uint32Array: key hash A, key hash B (never 0: marks a used slot), file index,
 // line, content hash. 20 bytes a slot, at most 75 % full: 40 MiB for a million records (measured,

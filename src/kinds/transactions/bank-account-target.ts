@@ -16,3 +16,11 @@ export const BankAccountTarget = z.strictObject({
   accountNumber: z.string().optional(),
 });
 export type BankAccountTarget = z.output<typeof BankAccountTarget>;
+
+/**
+ * A bank-statement feed's targets per statement account (`bankAccounts`): a map from the account
+ * a statement names (IBAN, camt `Othr/Id` or MT940 `:25:`, compared without spaces and in upper
+ * case) to its target, or `auto`: one PARTNER bank account per IBAN (routing.ts).
+ */
+export const BankAccountRoutes = z.union([z.literal('auto'), z.record(z.string().min(1), BankAccountTarget)]);
+export type BankAccountRoutes = z.output<typeof BankAccountRoutes>;

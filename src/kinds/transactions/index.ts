@@ -3,10 +3,13 @@ import { findBankAccount, resolveBankAccount } from '../bank-accounts/lookup.js'
 import type { KindDefinition } from '../definition.js';
 import { TRANSACTION_FIELDS } from './fields.js';
 import { heldTransactions } from './held.js';
+import { syncRoutedTransactions } from './routed-sync.js';
+import { routeTransaction } from './routing.js';
 import { syncTransactionsChunk } from './strategy.js';
 
 export const transactions: KindDefinition<TransactionInput> = {
-  description: 'bank transactions, written to the bank account the feed names (`bankAccount`)',
+  description:
+    'bank transactions, written to the bank account the feed names (`bankAccount`), or per statement account (`bankAccounts`)',
   fields: TRANSACTION_FIELDS,
   create: TransactionInput,
   amountField: 'amount',
@@ -20,17 +23,22 @@ export const transactions: KindDefinition<TransactionInput> = {
     'valueDate',
   ],
   sendsExternalId: true,
-  feedKeys: ['bankAccount'],
+  feedKeys: ['bankAccount', 'bankAccounts'],
+  route: routeTransaction,
   async prepare(feed, dryRun, ctx) {
-    if (!feed.bankAccount) return {};
+    // The statements' own targets are found (or created) by the chunks that hold their records:
+    // a target the file never names is never created.
+    const routes = feed.bankAccounts === undefined ? {} : { bankAccounts: feed.bankAccounts };
+    if (!feed.bankAccount) return routes;
     // A dry run makes the same checks (an ambiguous or non-PARTNER target stops it: importFile
     // turns the error into the run's stop), minus the create.
     const bankAccountId = dryRun
       ? await findBankAccount(feed.bankAccount, ctx)
       : await resolveBankAccount(feed.bankAccount, ctx);
-    return bankAccountId === undefined ? {} : { bankAccountId };
+    return bankAccountId === undefined ? routes : { ...routes, bankAccountId };
   },
   sync(records, settings, ctx) {
+    if (records.some((r) => r.route !== undefined)) return syncRoutedTransactions(records, settings, ctx);
     if (settings.bankAccountId === undefined)
       throw new Error('transactions chunk without a target bank account');
     return syncTransactionsChunk(records, settings.bankAccountId, ctx);

@@ -7,6 +7,7 @@ export const camtFormat: SourceFormat<typeof CamtSource> = {
   schema: CamtSource,
   read: readCamt,
   position: 'line',
+  routeCells: { account: 'account', currency: 'accountCurrency' },
   defaultMapping: {
     kind: 'transactions',
     mapping: {

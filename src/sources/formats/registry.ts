@@ -13,6 +13,7 @@ import type {
   FormatReader,
   FormatReading,
   PositionUnit,
+  RouteCells,
 } from './source-format.js';
 import { xlsxFormat } from './xlsx.js';
 
@@ -56,7 +57,7 @@ type SourceOf<F extends SourceFormatName> = Extract<Source, { format: F }>;
  */
 const BY_NAME: { [F in SourceFormatName]: Entry<SourceOf<F>> } = SOURCE_FORMATS;
 
-type Entry<S> = { position: PositionUnit; defaultMapping?: DefaultMapping } & (
+type Entry<S> = { position: PositionUnit; defaultMapping?: DefaultMapping; routeCells?: RouteCells } & (
   | { input?: 'text'; read: FormatReader<S> }
   | { input: 'bytes'; read: BytesReader<S> }
 );
@@ -102,4 +103,9 @@ export function defaultMappingOf(
 ): Readonly<FieldMappings> | undefined {
   const defaults = BY_NAME[format].defaultMapping;
   return defaults?.kind === kind ? defaults.mapping : undefined;
+}
+
+/** The cells that name a row's statement account (bank formats), if the format has them. */
+export function routeCellsOf(format: SourceFormatName): RouteCells | undefined {
+  return BY_NAME[format].routeCells;
 }

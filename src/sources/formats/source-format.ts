@@ -44,6 +44,15 @@ export interface DefaultMapping {
 }
 
 /**
+ * The cells of a bank format that name the statement a row belongs to: its account (which selects
+ * the target bank account, KindDefinition.route) and the account's currency (else the row's own).
+ */
+export interface RouteCells {
+  readonly account: string;
+  readonly currency: string;
+}
+
+/**
  * The schema of a format's `source` keys: a strict object (a key of another format is refused at
  * load) whose `format` key is the format's name.
  */
@@ -58,6 +67,8 @@ interface FormatEntry<Schema extends FormatSchema> {
   readonly docs: string;
   /** The format's mapping for one kind, when its cells are fixed (bank statements). */
   readonly defaultMapping?: DefaultMapping;
+  /** Bank formats: the cells that name each row's statement account. */
+  readonly routeCells?: RouteCells;
 }
 
 /** A format read as text: its schema has `encoding` (textSourceKeys), its reader decoded text. */

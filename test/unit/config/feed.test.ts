@@ -89,6 +89,35 @@ describe('feed files', () => {
     );
   });
 
+  it('take bankAccounts (a map or auto) instead of bankAccount, for bank statement formats only', () => {
+    const camt = 'name: st\naccountId: 1\nkind: transactions\nsource: {path: a.xml, format: camt}\n';
+    const target = '{externalId: a, accountName: A, bankName: B}';
+    const mapped = parseFeed(`${camt}bankAccounts: {"DE89 3704": ${target}}\n`, '/f.yaml').feed;
+    expect(mapped.bankAccounts).toEqual({
+      'DE89 3704': {
+        externalId: 'a',
+        accountName: 'A',
+        bankName: 'B',
+        accountCurrency: 'EUR',
+        accountType: 'CHECKING',
+      },
+    });
+    expect(parseFeed(`${camt}bankAccounts: auto\n`, '/f.yaml').feed.bankAccounts).toBe('auto');
+    expect(problems(`${camt}bankAccounts: {"DE89 3704": ${target}, de893704: ${target}}\n`)).toMatch(
+      /bankAccounts\.de893704: names the same account as "DE89 3704"/,
+    );
+    expect(problems(`${camt}bankAccounts: auto\nbankAccount: ${target}\n`)).toMatch(
+      /bankAccounts: give either bankAccount or bankAccounts, not both/,
+    );
+    expect(
+      problems(ISSUE_EXAMPLE.replace(/bankAccount:[\s\S]*accountType: CHECKING\n/, 'bankAccounts: auto\n')),
+    ).toMatch(/bankAccounts: a csv file names no statement account: give bankAccount instead/);
+    const invoice = `name: inv\naccountId: 1\nkind: invoices\nsource: {path: a.csv, format: csv}\nmapping: {invoiceNumber: Nr, contactName: Kunde, totalGrossAmount: Brutto, invoiceType: {const: SALES}}\nbankAccounts: auto\n`;
+    expect(problems(invoice)).toMatch(
+      /bankAccounts: only transactions feeds have target bank accounts per statement account/,
+    );
+  });
+
   it('accept every mapping form and refuse an unknown one with the list of forms', () => {
     const forms = ISSUE_EXAMPLE.replace(
       'amount: Betrag',

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { ACCOUNT, CAMT, DE_A, feedOf, GB, target } from '../../support/statement-feeds.js';
+
+const world = fleetTestWorld();
+
+describe('statements route to their accounts on the fleet', () => {
+  it('a camt file of two accounts: the mapped one to its target, the unknown one rejected; a rerun creates nothing', async () => {
+    const fleet = world.start();
+    fleet.worker(4);
+    fleet.worker(4);
+    const feed = feedOf(CAMT, 'camt', `bankAccounts: {${DE_A}: ${target('giro-a')}}`, 'routing-fleet');
+    const [first] = await fleet.enqueue(feed);
+    const summary = await fleet.finished(String(first?.runId));
+    expect(summary.counts).toMatchObject({ created: 2, rejected: 1, failed: 0 });
+    const rejected = (await fleet.outcomes(String(first?.runId))).find((o) => o.outcome === 'rejected');
+    expect(rejected).toMatchObject({ code: 'UNKNOWN_ACCOUNT', externalId: 'AS-3' });
+    expect(rejected?.message).toContain(`"${GB}" is not in the feed's bankAccounts`);
+    const banks = [...(world.sandbox().runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? [])];
+    expect(banks.filter((b) => b.externalId === 'giro-a')).toHaveLength(1);
+    expect(
+      world
+        .transactions(ACCOUNT)
+        .map((t) => t.externalId)
+        .sort(),
+    ).toEqual(['AS-1', 'AS-2']);
+
+    const [again] = await fleet.enqueue(feed, { reimport: true });
+    expect((await fleet.finished(String(again?.runId))).counts).toMatchObject({ created: 0, skipped: 2 });
+  });
+
+  it('auto: the statements route across the chunk payload and each account is created once', async () => {
+    const fleet = world.start();
+    fleet.worker(4);
+    const [run] = await fleet.enqueue(feedOf(CAMT, 'camt', 'bankAccounts: auto', 'routing-fleet-auto'));
+    expect((await fleet.finished(String(run?.runId))).counts).toMatchObject({ created: 3, failed: 0 });
+    const banks = [...(world.sandbox().runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? [])];
+    expect(banks.filter((b) => b.externalId === `iban-${DE_A}`)).toHaveLength(1);
+    expect(banks.filter((b) => b.externalId === `iban-${GB}`)).toMatchObject([{ accountCurrency: 'USD' }]);
+  });
+});

@@ -1,0 +1,31 @@
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Bank statement files of several accounts (test/fixtures/routing) and feeds of them. */
+export const ACCOUNT = 1001;
+const FIXTURES = new URL('../fixtures/routing/', import.meta.url);
+export const MT940 = 'two-accounts.sta';
+export const CAMT = 'two-statements.camt.xml';
+/** The statement accounts of the two files. */
+export const DE_A = 'DE89370400440532013000';
+export const DE_B = 'DE02120300000000202051';
+export const GB = 'GB29NWBK60161331926819';
+
+/** A feed of one fixture with no mapping section; `targets` is its YAML for the target keys. */
+export function feedOf(fixture: string, format: 'mt940' | 'camt', targets: string, name = 'routing'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-routing-'));
+  copyFileSync(new URL(fixture, FIXTURES), join(dir, fixture));
+  const feed = [
+    `name: ${name}`,
+    `accountId: ${ACCOUNT}`,
+    'kind: transactions',
+    `source: {path: ${JSON.stringify(fixture)}, format: ${format}}`,
+    targets,
+  ].join('\n');
+  writeFileSync(join(dir, 'feed.yaml'), `${feed}\n`);
+  return join(dir, 'feed.yaml');
+}
+
+export const target = (externalId: string, currency = 'EUR') =>
+  `{externalId: ${externalId}, accountName: ${externalId}, bankName: Bank, accountCurrency: ${currency}}`;
