@@ -23,6 +23,7 @@
  *   npm run bench:readers
  *   BENCH_CAMT_ENTRIES=200000 BENCH_MT940_ENTRIES=200000 BENCH_CSV_ROWS=200000 npm run bench:readers
  *   BENCH_SKIP_BUILD=1 BENCH_SYNC=0 npm run bench:readers   # the read path only, no build
+ *   BENCH_SYNC_NODE_ARGS=--max-old-space-size=160 npm run bench:readers   # node flags of the syncs
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -39,6 +40,7 @@ const CSV_ROWS = Number(process.env.BENCH_CSV_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SYNC = process.env.BENCH_SYNC !== '0';
 const SANDBOX_HEAP_MB = Number(process.env.BENCH_SANDBOX_HEAP_MB ?? 8192);
+const syncNodeArgs = (process.env.BENCH_SYNC_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET_RSS_MB = 300;
 
 interface Counted extends ChildFigures {
@@ -147,7 +149,7 @@ try {
       const [readFigures, baseFigures] = run % 2 === 1 ? [first, second] : [second, first];
       const syncFigures =
         sandbox && pair.sync
-          ? (await measureSync(sandbox, pair.sync.feedFile, pair.sync.created, workDir)).figures
+          ? (await measureSync(sandbox, pair.sync.feedFile, pair.sync.created, workDir, syncNodeArgs)).figures
           : undefined;
       const figures: PairFigures = { reader: readFigures, baseline: baseFigures, sync: syncFigures };
       results.set(pair.name, [...(results.get(pair.name) ?? []), figures]);
