@@ -22,7 +22,7 @@ export interface GermanExport {
   bytes: number;
 }
 
-const COUNTERPARTIES = [
+export const COUNTERPARTIES = [
   'Müller & Söhne GmbH',
   'Stadtwerke Musterstadt',
   'Bürobedarf Weiß KG',

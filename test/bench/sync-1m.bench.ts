@@ -22,12 +22,13 @@
  *   BENCH_SYNC_NODE_ARGS=--cpu-prof npm run bench:sync   # profile the sync (.cpuprofile in the repo root)
  *   BENCH_SKIP_BUILD=1 npm run bench:sync                # use dist/ as it is
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeGermanExport } from './german-export.js';
-import { median, repoRoot, type SandboxProcess, startSandboxProcess } from './sandbox-process.js';
+import { median, repoRoot, startSandboxProcess } from './sandbox-process.js';
+import { type ChildFigures, measureSync, runChild } from './sync-process.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -37,12 +38,6 @@ const syncNodeArgs = (process.env.BENCH_SYNC_NODE_ARGS ?? '').split(' ').filter(
 const TARGET_RATIO = 2;
 const TARGET_RSS_MB = 256;
 
-interface ChildFigures {
-  cpuMicros: number;
-  maxRssKb: number;
-  wallMs: number;
-}
-
 interface RunFigures {
   parse: ChildFigures;
   sync: ChildFigures;
@@ -50,40 +45,6 @@ interface RunFigures {
   fixed: ChildFigures;
   sandboxCpuMicros: number;
 }
-
-/** Runs a child to its end; its stdout, and a failure naming it unless it exits 0. */
-function runChild(
-  what: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ stdout: string; wallMs: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      const wallMs = performance.now() - started;
-      if (code === 0) resolve({ stdout, wallMs });
-      else reject(new Error(`${what} exited with ${code ?? signal}:\n${stderr.slice(-2000)}`));
-    });
-  });
-}
-
-/** Preloaded into the sync process: writes its whole-process CPU and peak RSS when it exits. */
-const RUSAGE_HOOK = `data:text/javascript,${encodeURIComponent(
-  "import { writeFileSync } from 'node:fs';" +
-    "process.on('exit', () => { const u = process.resourceUsage();" +
-    ' writeFileSync(process.env.BENCH_RUSAGE_FILE, JSON.stringify({' +
-    ' cpuMicros: u.userCPUTime + u.systemCPUTime, maxRssKb: u.maxRSS })); });',
-)}`;
 
 async function measureParse(feedFile: string): Promise<ChildFigures> {
   const { stdout } = await runChild('csv-parse baseline', [
@@ -97,70 +58,6 @@ async function measureParse(feedFile: string): Promise<ChildFigures> {
   if (printed.records !== ROWS + 2)
     throw new Error(`csv-parse read ${printed.records} records, expected ${ROWS + 2}`);
   return { cpuMicros: printed.cpuMicros, maxRssKb: printed.maxRssKb, wallMs: printed.wallMs };
-}
-
-interface SyncSummary {
-  state: string;
-  counts: Record<string, number>;
-}
-
-async function measureSync(
-  sandbox: SandboxProcess,
-  feedFile: string,
-  rows: number,
-  workDir: string,
-): Promise<{ figures: ChildFigures; sandboxCpuMicros: number }> {
-  await sandbox.reset();
-  await sandbox.admin('PUT', '/faults', {});
-  const reportDir = await mkdtemp(join(workDir, 'reports-'));
-  const rusageFile = join(reportDir, 'rusage.json');
-  const sandboxCpuBefore = await sandbox.cpuMicros();
-  const env = {
-    ...process.env,
-    PARTNER_API_URL: sandbox.url,
-    PARTNER_AUTH_URL: sandbox.authUrl,
-    PARTNER_CLIENT_ID: sandbox.clientId,
-    PARTNER_CLIENT_SECRET: sandbox.clientSecret,
-    BENCH_RUSAGE_FILE: rusageFile,
-  };
-  const { wallMs } = await runChild(
-    'erp-bridge sync',
-    [
-      ...syncNodeArgs,
-      '--import',
-      RUSAGE_HOOK,
-      'dist/src/cli/main.js',
-      'sync',
-      feedFile,
-      '--log-format',
-      'json',
-      '--no-progress',
-      '--report-dir',
-      reportDir,
-    ],
-    env,
-  );
-  const sandboxCpuMicros = (await sandbox.cpuMicros()) - sandboxCpuBefore;
-  const usage = JSON.parse(await readFile(rusageFile, 'utf8')) as Omit<ChildFigures, 'wallMs'>;
-  const [runDir] = (await readdir(reportDir)).filter(
-    (name) => name !== 'rusage.json' && !name.startsWith('.'),
-  );
-  const summary = JSON.parse(
-    await readFile(join(reportDir, runDir ?? '', 'summary.json'), 'utf8'),
-  ) as SyncSummary;
-  if (summary.state !== 'completed' || summary.counts.created !== rows)
-    throw new Error(`sync did not create every record: ${JSON.stringify(summary)}`);
-  const stats = (await sandbox.admin('GET', '/stats')) as {
-    requests: Record<string, Record<string, number>>;
-  };
-  const refused = Object.entries(stats.requests).flatMap(([op, byStatus]) =>
-    Object.keys(byStatus)
-      .filter((status) => status !== '200')
-      .map((status) => `${op} ${status}`),
-  );
-  if (refused.length > 0) throw new Error(`the sandbox throttled or refused requests: ${refused.join(', ')}`);
-  await rm(reportDir, { recursive: true, force: true });
-  return { figures: { ...usage, wallMs }, sandboxCpuMicros };
 }
 
 const perRecord = (cpuMicros: number) => cpuMicros / ROWS;
@@ -188,7 +85,7 @@ try {
     // Alternate which goes first, so neither always meets a warmer page cache or a cooler CPU.
     let parse: ChildFigures | undefined;
     if (run % 2 === 1) parse = await measureParse(exported.feedFile);
-    const sync = await measureSync(sandbox, exported.feedFile, ROWS, workDir);
+    const sync = await measureSync(sandbox, exported.feedFile, ROWS, workDir, syncNodeArgs);
     parse ??= await measureParse(exported.feedFile);
     const fixed = (await measureSync(sandbox, empty.feedFile, 0, workDir)).figures;
     const figures = { parse, sync: sync.figures, fixed, sandboxCpuMicros: sync.sandboxCpuMicros };
