@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SyncHarness } from './sync-harness.js';
 
 /** Bank statement files of several accounts (test/fixtures/routing) and feeds of them. */
 export const ACCOUNT = 1001;
@@ -29,3 +30,8 @@ export function feedOf(fixture: string, format: 'mt940' | 'camt', targets: strin
 
 export const target = (externalId: string, currency = 'EUR') =>
   `{externalId: ${externalId}, accountName: ${externalId}, bankName: Bank, accountCurrency: ${currency}}`;
+
+/** The bank accounts a sandbox holds for the test account. */
+export const bankAccountsOf = (h: SyncHarness) => [
+  ...(h.sandbox.runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? []),
+];

@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT, CAMT, DE_A, DE_B, feedOf, GB, MT940, target } from '../../support/statement-feeds.js';
+import {
+  ACCOUNT,
+  bankAccountsOf,
+  CAMT,
+  DE_A,
+  DE_B,
+  feedOf,
+  GB,
+  MT940,
+  target,
+} from '../../support/statement-feeds.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 
 describe('statements route to their accounts (in-process runner, sandbox)', () => {
@@ -9,9 +19,7 @@ describe('statements route to their accounts (in-process runner, sandbox)', () =
   });
   afterEach(() => h.close());
 
-  const bankAccounts = () => [
-    ...(h.sandbox.runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? []),
-  ];
+  const bankAccounts = () => bankAccountsOf(h);
   const byExternalId = (externalId: string) => bankAccounts().filter((b) => b.externalId === externalId);
   /** The externalIds of the transactions stored in one bank account, sorted. */
   const storedIn = (bankExternalId: string) => {
