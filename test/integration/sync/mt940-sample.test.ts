@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exitCodeOfRun } from '../../support/run-checks.js';
 import { syncHarness } from '../../support/sync-harness.js';
 
 const ACCOUNT = 1001;
@@ -15,7 +16,7 @@ interface Expected {
   createdAmount: string;
 }
 
-/** Every mt940 sample that `encoding: auto` reads (the code page 852 one is refused: see the unit test). */
+/** Every mt940 sample that `encoding: auto` reads (the code page 852 one is refused: its own tests below). */
 const SAMPLE_RESULTS: Record<string, Expected> = {
   'mt940-commerzbank.txt': { created: 1, pending: 0, rejected: 0, createdAmount: '-12.35' },
   'mt940-deutschebank.txt': { created: 1, pending: 0, rejected: 0, createdAmount: '-12.35' },
@@ -31,8 +32,11 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
   'mt940-wolph-whitespace.sta': { created: 1, pending: 0, rejected: 0, createdAmount: '-233.15' },
 };
 
-/** A feed of one sample, with no mapping section, writing to a bank account of its own. */
-function feedOf(sample: string): string {
+/** A feed of one sample, with no mapping section, writing to a bank account of its own (auto, EUR by default). */
+function feedOf(
+  sample: string,
+  { encoding, currency }: { encoding?: string; currency?: string } = {},
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-mt940-'));
   copyFileSync(new URL(sample, SAMPLES), join(dir, sample));
   const name = sample.replace(/[^A-Za-z0-9]+/g, '-');
@@ -40,8 +44,8 @@ function feedOf(sample: string): string {
     `name: ${name}`,
     `accountId: ${ACCOUNT}`,
     'kind: transactions',
-    `source: {path: ${JSON.stringify(sample)}, format: mt940}`,
-    `bankAccount: {externalId: ${name}, accountName: ${name}, bankName: Bank}`,
+    `source: {path: ${JSON.stringify(sample)}, format: mt940${encoding ? `, encoding: ${encoding}` : ''}}`,
+    `bankAccount: {externalId: ${name}, accountName: ${name}, bankName: Bank${currency ? `, accountCurrency: ${currency}` : ''}}`,
   ].join('\n');
   writeFileSync(join(dir, 'feed.yaml'), `${feed}\n`);
   return join(dir, 'feed.yaml');
@@ -86,6 +90,29 @@ describe('the real MT940/MT942 samples, end to end (in-process runner, sandbox)'
       expect(h.transactions(ACCOUNT)).toHaveLength(expected.created);
     },
   );
+
+  it('mt940-wolph-raiffeisen-cmi.sta (code page 852): encoding auto refuses it, the run stops naming the file, nothing is created', async () => {
+    const run = await h.run(feedOf('mt940-wolph-raiffeisen-cmi.sta'));
+    expect(run.summary.state).toBe('stopped');
+    expect(run.summary.stopReason?.code).toBe('ENCODING_INVALID');
+    expect(run.summary.stopReason?.message).toMatch(
+      /mt940-wolph-raiffeisen-cmi\.sta: neither UTF-8 \(byte 0xA0 at byte offset 127\) nor Windows-1252/,
+    );
+    expect(exitCodeOfRun(run)).toBe(2);
+    expect(run.summary.counts).toEqual({ created: 0, updated: 0, skipped: 0, rejected: 0, failed: 0 });
+    expect(h.transactions(ACCOUNT)).toHaveLength(0);
+  });
+
+  it('mt940-wolph-raiffeisen-cmi.sta read as iso-8859-1 (a feed that accepts wrong letters): its seven HUF entries, once', async () => {
+    const feed = feedOf('mt940-wolph-raiffeisen-cmi.sta', { encoding: 'iso-8859-1', currency: 'HUF' });
+    const first = await h.run(feed);
+    expect(first.summary.counts).toEqual({ created: 7, updated: 0, skipped: 0, rejected: 0, failed: 0 });
+    // 2066637.00 - 14790.00 - 3051800.00 - 3892.77 - 789.24 - 1578.49 - 6000.00
+    expect(first.summary.controlTotals.created).toEqual({ records: 7, amount: '-1012213.5' });
+    expect(h.transactions(ACCOUNT).every((t) => t.currency === 'HUF')).toBe(true);
+    expect((await h.run(feed)).summary.counts).toMatchObject({ created: 0, skipped: 7 });
+    expect(h.transactions(ACCOUNT)).toHaveLength(7);
+  });
 
   it('the demo feed: the Volksbank file, outcomes at the lines of their :61:, as the service stores them', async () => {
     const run = await h.run('config/feeds/demo/mt940.yaml');
