@@ -87,6 +87,26 @@ describe('an Excel export, end to end (in-process runner, sandbox)', () => {
     expect(h.transactions(ACCOUNT)).toHaveLength(4);
   });
 
+  it('the demo feed (a workbook written by openpyxl): five invoices at their sheet rows, typed dates and amounts, a rerun creates nothing', async () => {
+    const first = await h.run('config/feeds/demo/xlsx.yaml');
+    expect(first.summary.counts).toEqual({ created: 5, updated: 0, skipped: 0, rejected: 0, failed: 0 });
+    expect(first.outcomes.map((o) => o.line)).toEqual([4, 5, 6, 7, 8]);
+    const invoices = await h.stored(1002, 'invoices');
+    expect(invoices).toContainEqual(
+      expect.objectContaining({
+        externalId: 'AR-2026-0104',
+        contactName: 'Schmidt IT-Service',
+        invoiceDate: '2026-02-18',
+        dueDate: '2026-03-04',
+        totalGrossAmount: 1234.56,
+        openAmount: 617.28,
+        invoiceStatus: 'PARTIALLY_PAID',
+      }),
+    );
+    const second = await h.run('config/feeds/demo/xlsx.yaml');
+    expect(second.summary.counts).toEqual({ created: 0, updated: 0, skipped: 5, rejected: 0, failed: 0 });
+  });
+
   it('a sheet the workbook does not have stops the run (exit code 2) naming the file and the sheets there are', async () => {
     const run = await h.run(feedOf(bankExport(), 'Buchungen'));
     expect(run.summary.stopReason).toMatchObject({ code: 'XLSX_UNREADABLE', exitCode: 2 });
