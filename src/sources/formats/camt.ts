@@ -1,3 +1,4 @@
+import { statementTransactions } from './bank-statement.js';
 import { readCamt } from './camt-reader.js';
 import { CamtSource } from './camt-source.js';
 import type { SourceFormat } from './source-format.js';
@@ -8,18 +9,6 @@ export const camtFormat: SourceFormat<typeof CamtSource> = {
   read: readCamt,
   position: 'line',
   routeCells: { account: 'account', currency: 'accountCurrency' },
-  defaultMapping: {
-    kind: 'transactions',
-    mapping: {
-      externalId: 'reference',
-      bookingDate: 'bookingDate',
-      valueDate: 'valueDate',
-      amount: 'amount',
-      currency: 'currency',
-      purpose: 'purpose',
-      counterpartyName: 'counterpartyName',
-      counterpartyIban: 'counterpartyIban',
-    },
-  },
+  defaultMapping: statementTransactions('reference'),
   docs: 'ISO 20022 camt.053 statements, camt.052 reports and camt.054 notifications (versions .001.02 to .001.08): each entry (`Ntry`) is a record, each transaction of a batch entry that carries its own amounts; its cells are named (see reading-exports.md)',
 };

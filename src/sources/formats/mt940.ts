@@ -1,3 +1,4 @@
+import { statementTransactions } from './bank-statement.js';
 import { readMt940 } from './mt940-reader.js';
 import { Mt940Source } from './mt940-source.js';
 import type { SourceFormat } from './source-format.js';
@@ -15,17 +16,5 @@ export const mt940Format: SourceFormat<typeof Mt940Source> = {
   position: 'line',
   docs: 'SWIFT MT940 statements and MT942 interim reports (with or without SWIFT blocks): each `:61:` entry with its `:86:` is a record, counted at the line of its `:61:`',
   routeCells: { account: 'account', currency: 'currency' },
-  defaultMapping: {
-    kind: 'transactions',
-    mapping: {
-      externalId: 'bankReference',
-      bookingDate: 'bookingDate',
-      valueDate: 'valueDate',
-      amount: 'amount',
-      currency: 'currency',
-      purpose: 'purpose',
-      counterpartyName: 'counterpartyName',
-      counterpartyIban: 'counterpartyIban',
-    },
-  },
+  defaultMapping: statementTransactions('bankReference'),
 };
