@@ -3,9 +3,8 @@ import { findBankAccount, resolveBankAccount } from '../bank-accounts/lookup.js'
 import type { KindDefinition } from '../definition.js';
 import { TRANSACTION_FIELDS } from './fields.js';
 import { heldTransactions } from './held.js';
-import { syncRoutedTransactions } from './routed-sync.js';
+import { syncTransactionsByTarget } from './routed-sync.js';
 import { routeTransaction } from './routing.js';
-import { syncTransactionsChunk } from './strategy.js';
 
 export const transactions: KindDefinition<TransactionInput> = {
   description:
@@ -37,11 +36,7 @@ export const transactions: KindDefinition<TransactionInput> = {
       : await resolveBankAccount(feed.bankAccount, ctx);
     return bankAccountId === undefined ? routes : { ...routes, bankAccountId };
   },
-  sync(records, settings, ctx) {
-    if (records.some((r) => r.route !== undefined)) return syncRoutedTransactions(records, settings, ctx);
-    if (settings.bankAccountId === undefined)
-      throw new Error('transactions chunk without a target bank account');
-    return syncTransactionsChunk(records, settings.bankAccountId, ctx);
-  },
+  // One path for every chunk: records without a route form the one group of the feed's bankAccount.
+  sync: syncTransactionsByTarget,
   predict: heldTransactions,
 };

@@ -13,13 +13,15 @@ import { syncTransactionsChunk } from './strategy.js';
 type TxRecord = MappedRecord<TransactionInput>;
 
 /**
- * Syncs a chunk whose records may belong to several statement accounts: each group goes to its
- * own target bank account, found (or created, with the create claim, so two chunks or runs create
- * it once) before anything is sent, so a target that stops the run stops it before any write.
+ * Syncs a chunk of transactions, a group per target bank account: records routed by the feed's
+ * `bankAccounts` to their statement's account, the others to the feed's one `bankAccount`
+ * (`settings.bankAccountId`). Each routed target is found (or created, with the create claim, so
+ * two chunks or runs create it once) before anything is sent, so a target that stops the run
+ * stops it before any write.
  * A target whose create stays unconfirmed fails its own records only; the next run re-checks.
  * Outcomes come back in the chunk's order.
  */
-export async function syncRoutedTransactions(
+export async function syncTransactionsByTarget(
   records: readonly TxRecord[],
   settings: ChunkSettings,
   ctx: ChunkContext,
