@@ -24,6 +24,7 @@
  *   BENCH_CAMT_ENTRIES=200000 BENCH_MT940_ENTRIES=200000 BENCH_CSV_ROWS=200000 npm run bench:readers
  *   BENCH_SKIP_BUILD=1 BENCH_SYNC=0 npm run bench:readers   # the read path only, no build
  *   BENCH_SYNC_NODE_ARGS=--max-old-space-size=160 npm run bench:readers   # node flags of the syncs
+ *   BENCH_READERS=camt npm run bench:readers   # only these formats (comma-separated: camt,mt940,csv)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -42,6 +43,12 @@ const SYNC = process.env.BENCH_SYNC !== '0';
 const SANDBOX_HEAP_MB = Number(process.env.BENCH_SANDBOX_HEAP_MB ?? 8192);
 const syncNodeArgs = (process.env.BENCH_SYNC_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET_RSS_MB = 300;
+const FORMATS = ['camt', 'mt940', 'csv'] as const;
+const chosen = (process.env.BENCH_READERS ?? FORMATS.join(',')).split(',').filter(Boolean);
+for (const name of chosen)
+  if (!(FORMATS as readonly string[]).includes(name))
+    throw new Error(`BENCH_READERS: unknown format "${name}" (expected some of ${FORMATS.join(', ')})`);
+const wanted = (name: (typeof FORMATS)[number]) => chosen.includes(name);
 
 interface Counted extends ChildFigures {
   records: number;
@@ -50,6 +57,8 @@ interface Counted extends ChildFigures {
 /** One format's reader and its baseline, and what each must count. */
 interface Pair {
   name: string;
+  /** The generated input, for the printed header. */
+  input: string;
   baselineName: string;
   bytes: number;
   reader: () => Promise<Counted>;
@@ -106,40 +115,45 @@ const results = new Map<string, PairFigures[]>();
 let sandbox: SandboxProcess | undefined;
 try {
   const generated = performance.now();
-  const camt = await writeCamtStatements(await dirFor('camt'), CAMT_ENTRIES);
-  const mt940 = await writeMt940Statements(await dirFor('mt940'), MT940_ENTRIES);
-  const csv = await writeGermanExport(await dirFor('csv'), CSV_ROWS);
-  process.stderr.write(
-    `generated in ${fmt((performance.now() - generated) / 1000, 1)} s: camt.053 ${camt.entries} entries ` +
-      `(${camt.records} records) ${fmt(camt.bytes / 1e6, 0)} MB, MT940 ${mt940.entries} entries ` +
-      `${fmt(mt940.bytes / 1e6, 0)} MB, CSV ${csv.rows} rows ${fmt(csv.bytes / 1e6, 0)} MB\n`,
-  );
-  const pairs: Pair[] = [
-    {
+  const pairs: Pair[] = [];
+  if (wanted('camt')) {
+    const camt = await writeCamtStatements(await dirFor('camt'), CAMT_ENTRIES);
+    pairs.push({
       name: 'camt',
+      input: `camt.053 ${camt.entries} entries (${camt.records} records) ${fmt(camt.bytes / 1e6, 0)} MB`,
       baselineName: 'saxes alone (Ntry end tags)',
       bytes: camt.bytes,
       reader: reader(camt.feedFile, camt.records),
       baseline: library('saxes', camt),
       sync: { feedFile: camt.feedFile, created: booked(camt) },
-    },
-    {
+    });
+  }
+  if (wanted('mt940')) {
+    const mt940 = await writeMt940Statements(await dirFor('mt940'), MT940_ENTRIES);
+    pairs.push({
       name: 'mt940',
+      input: `MT940 ${mt940.entries} entries ${fmt(mt940.bytes / 1e6, 0)} MB`,
       baselineName: 'readline alone (:61: lines)',
       bytes: mt940.bytes,
       reader: reader(mt940.feedFile, mt940.records),
       baseline: library('lines', mt940),
       sync: { feedFile: mt940.feedFile, created: mt940.records },
-    },
-    {
+    });
+  }
+  if (wanted('csv')) {
+    const csv = await writeGermanExport(await dirFor('csv'), CSV_ROWS);
+    pairs.push({
       name: 'csv',
+      input: `CSV ${csv.rows} rows ${fmt(csv.bytes / 1e6, 0)} MB`,
       baselineName: 'csv-parse alone',
       bytes: csv.bytes,
       reader: reader(csv.feedFile, csv.rows),
       // The header and the closing balance line are records to csv-parse too.
       baseline: () => measured('csv-parse', ['test/bench/csv-parse-child.ts', csv.feedFile], csv.rows + 2),
-    },
-  ];
+    });
+  }
+  const inputs = pairs.map((pair) => pair.input).join(', ');
+  process.stderr.write(`generated in ${fmt((performance.now() - generated) / 1000, 1)} s: ${inputs}\n`);
   if (SYNC) sandbox = await startSandboxProcess([`--max-old-space-size=${SANDBOX_HEAP_MB}`]);
   for (let run = 1; run <= RUNS; run++) {
     for (const pair of pairs) {
@@ -165,11 +179,7 @@ try {
       );
     }
   }
-  console.log(
-    `reader benchmark: ${RUNS} runs (medians), node ${process.version}; camt.053 ${camt.entries} entries ` +
-      `${fmt(camt.bytes / 1e6, 0)} MB, MT940 ${mt940.entries} entries ${fmt(mt940.bytes / 1e6, 0)} MB, ` +
-      `CSV ${csv.rows} rows ${fmt(csv.bytes / 1e6, 0)} MB`,
-  );
+  console.log(`reader benchmark: ${RUNS} runs (medians), node ${process.version}; ${inputs}`);
   for (const pair of pairs) {
     const runs = results.get(pair.name) ?? [];
     const of = (pick: (r: PairFigures) => number) => median(runs.map(pick));
