@@ -54,6 +54,8 @@ const FeedKeys = z.strictObject({
   bankAccount: BankAccountTarget.optional(),
   /** Bank formats: a target per statement account (IBAN, Othr/Id, :25:), or `auto` (one per IBAN). */
   bankAccounts: BankAccountRoutes.optional(),
+  /** Bank statement formats: false leaves the target accounts' balances as they are (default: updated). */
+  updateBalances: z.boolean().optional(),
   /** invoices and bank-accounts: upsert (default), insert (create only) or update (update only). */
   mode: z.enum(WRITE_MODES).default('upsert'),
   /** invoices/bank-accounts updates: whether an empty source cell clears the service's value. */
@@ -115,6 +117,15 @@ function checkFeed(feed: MergedFeed, ctx: z.RefinementCtx): void {
       });
     }
   }
+  if (
+    feed.updateBalances !== undefined &&
+    (KINDS[feed.kind].balances === undefined || routeCellsOf(feed.source.format) === undefined)
+  )
+    ctx.addIssue({
+      code: 'custom',
+      path: ['updateBalances'],
+      message: `only transactions feeds of bank statement formats (camt, mt940) update balances; a ${feed.kind} feed of ${feed.source.format} files has none to update: remove the key`,
+    });
   for (const text of KIND_FEED_KEYS) {
     const { key } = text;
     const owners = RECORD_KINDS.filter((k) => KINDS[k].feedKeys?.includes(key));

@@ -2,7 +2,10 @@ import type { Logger } from 'pino';
 import type { Feed } from '../config/feed.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import type { RunAlerts } from '../sync/alerts.js';
+import type { ChunkContext } from '../sync/ports.js';
+import type { ReadStatements } from '../sync/report/statement-report.js';
 import { buildSummary, RunTally } from '../sync/report/summary.js';
+import { settleStatements } from '../sync/settle-balances.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisRunStore } from './run-store.js';
 
@@ -14,6 +17,8 @@ interface FinishDeps {
   alerts?: RunAlerts;
   /** The service the run wrote to, named in its summary (and so in `runs`). */
   target?: string;
+  /** The tenant's client, for what the run does once its records are settled (statement balances). */
+  context: ChunkContext;
 }
 
 /**
@@ -25,7 +30,7 @@ interface FinishDeps {
 export async function finishRun(
   runId: string,
   data: { feed: Feed; file: string; dryRun: boolean; retryRun?: number; onlyLines?: number[] },
-  read: { records: number; sha256: string; encoding?: FileEncoding },
+  read: { records: number; sha256: string; encoding?: FileEncoding; statements?: ReadStatements },
   deps: FinishDeps,
   logger: Logger,
 ): Promise<void> {
@@ -39,6 +44,17 @@ export async function finishRun(
     if (outcome.outcome === 'failed') failedLines.push(outcome.line);
   }
   const stop = await deps.store.stopReason(runId);
+  // The records are settled: the statements' balances may move the accounts now (a replay of
+  // this job before the summary is stored applies them again, which changes nothing).
+  const statements =
+    read.statements &&
+    (await settleStatements(
+      data.feed,
+      read.statements,
+      data.dryRun,
+      deps.context,
+      stop ? `the run stopped (${stop.code})` : undefined,
+    ));
   const summary = buildSummary({
     runId,
     feed: data.feed,
@@ -51,6 +67,7 @@ export async function finishRun(
         sha256: read.sha256,
         records: read.records,
         ...(read.encoding ? { encoding: read.encoding } : {}),
+        ...(statements ? { statements } : {}),
       },
     ],
     tally,

@@ -16,6 +16,7 @@ import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
+import { ReadStatements } from '../sync/report/statement-report.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -53,6 +54,8 @@ export const ImportJobData = z.strictObject({
           reason: z.string().optional(),
         })
         .optional(),
+      /** Bank statement formats: the file's statements; their balances are applied at the finish. */
+      statements: ReadStatements.optional(),
     })
     .optional(),
 });
@@ -207,11 +210,12 @@ export function importProcessor(deps: ImportJobDeps) {
         records: result.records,
         sha256: result.sha256,
         ...(result.encoding ? { encoding: result.encoding } : {}),
+        ...(result.statements ? { statements: result.statements } : {}),
       };
       await job.updateData({ ...job.data, read });
     }
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-    await finishRun(data.runId, data, read, deps, logger);
+    await finishRun(data.runId, data, read, { ...deps, context: deps.chunkContext(feed, logger) }, logger);
     return { records: read.records };
   }
 }

@@ -21,8 +21,10 @@ import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
+import type { ReadStatements } from '../sync/report/statement-report.js';
 import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
 import { newRunId } from '../sync/run-id.js';
+import { settleStatements } from '../sync/settle-balances.js';
 import type { Clock } from '../time/clock.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
 import { withReadProgress } from './read-progress.js';
@@ -138,21 +140,23 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));
   };
-  const prepare = (f: Feed) =>
-    prepareSettings(f, dryRun, {
-      client: deps.client,
-      clock: deps.clock,
-      logger,
-      accountId: f.accountId,
-      signal: deps.signal,
-      // The target bank account is created once even when two runs of the account start together.
-      claims: processCreateClaims,
-    });
+  const prepareCtx = (f: Feed): ChunkContext => ({
+    client: deps.client,
+    clock: deps.clock,
+    logger,
+    accountId: f.accountId,
+    signal: deps.signal,
+    // The target bank account is created once even when two runs of the account start together.
+    claims: processCreateClaims,
+  });
+  const prepare = (f: Feed) => prepareSettings(f, dryRun, prepareCtx(f));
 
   // Dry runs read what the service holds, so the prediction skips what a real run would skip.
   const predict = (chunk: Chunk) => predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
 
   const files: ReportedFile[] = [];
+  /** Per file (its index in `files`): its statements, whose balances wait for its records to settle. */
+  const statements = new Map<number, ReadStatements>();
   const unread: { path: string; readUpToLine: number }[] = [];
   const paths = await expandGlob(loaded.sourceGlob, (p) =>
     logger.warn({ glob: loaded.sourceGlob, path: p.path }, `export file left out: ${p.problem}`),
@@ -195,11 +199,22 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       records: result.records,
       ...(result.encoding ? { encoding: result.encoding } : {}),
     });
+    if (result.statements) statements.set(files.length - 1, result.statements);
     if (reading.stopped) unread.push({ path, readUpToLine: reading.lastLine });
   }
   await Promise.all(inFlight);
   await new Promise<void>((resolve) => (wouldSendFile ? wouldSendFile.end(resolve) : resolve()));
 
+  const stopped = await run.stopReason();
+  const notApplied = interrupted()
+    ? 'the run was interrupted'
+    : stopped
+      ? `the run stopped (${stopped.code})`
+      : undefined;
+  for (const [index, read] of statements) {
+    const file = files[index] as ReportedFile;
+    file.statements = await settleStatements(feed, read, dryRun, prepareCtx(feed), notApplied);
+  }
   const stop = await run.stopReason();
   const finishedAt = deps.clock.now();
   const summary = buildSummary({

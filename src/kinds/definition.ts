@@ -4,6 +4,7 @@ import type { ChunkSettings, WriteMode } from '../sync/chunk-settings.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
+import type { BalanceCandidate, BalanceUpdate } from '../sync/report/statement-report.js';
 import type { KindFields } from './field-spec.js';
 import type { BankAccountRoutes, BankAccountTarget } from './transactions/bank-account-target.js';
 
@@ -14,6 +15,8 @@ export interface KindFeedOptions {
   replaceCurrentValuesForThePeriod: boolean;
   bankAccount?: BankAccountTarget | undefined;
   bankAccounts?: BankAccountRoutes | undefined;
+  /** Bank statement feeds: false leaves the target accounts' balances alone (default: kept up to date). */
+  updateBalances?: boolean | undefined;
 }
 
 /** Feed keys that belong to kinds: a kind that lists one requires it, feeds of other kinds must not have it. */
@@ -57,6 +60,16 @@ export interface KindDefinition<P> {
   route?(feed: KindFeedOptions, account: StatementAccount | undefined): RouteVerdict;
   /** The kind's part of the chunk settings, resolved once per file; a dry run writes nothing. */
   prepare?(feed: KindFeedOptions, dryRun: boolean, ctx: ChunkContext): Promise<Partial<ChunkSettings>>;
+  /**
+   * Bank statement formats: applies the newest booked balance of each statement account of a file
+   * (its records settled) to the account the kind writes to; one update per target.
+   */
+  balances?(
+    feed: KindFeedOptions,
+    candidates: readonly BalanceCandidate[],
+    dryRun: boolean,
+    ctx: ChunkContext,
+  ): Promise<BalanceUpdate[]>;
   /** Syncs one chunk: exactly one outcome per record (sync/strategies). */
   sync(
     records: readonly MappedRecord<P>[],

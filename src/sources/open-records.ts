@@ -4,6 +4,7 @@ import { type CheckedText, openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError } from './file-stop.js';
 import { inputOf, readSource, readSourceBytes } from './formats/registry.js';
+import type { StatementTotals } from './formats/statement-totals.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
 import { fileSha256, openBytes } from './raw-file.js';
 import type { MapOutcome, MappedRecord } from './record.js';
@@ -25,6 +26,8 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
    * named twice), once a batch has shown it: the file stops (exit 2), its rows are all rejected.
    */
   layoutProblem?(): string | undefined;
+  /** Bank statement formats: each statement's balances and booked entries, complete once `batches` ended. */
+  statements(): readonly StatementTotals[];
   /** The encoding the file was read with (undefined when it could not be decoded). */
   encoding: Promise<FileEncoding | undefined>;
   /**
@@ -56,6 +59,7 @@ export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string)
       raw.sha256.then(sha256.resolve, sha256.reject);
       const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input);
       columns = reading.columns;
+      statements = reading.statements;
       yield* reading.batches;
       return;
     }
@@ -76,6 +80,7 @@ export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string)
     opened.sha256.then(sha256.resolve, sha256.reject);
     const reading = readSource(feed.source.format, feed.source, file, opened.text);
     columns = reading.columns;
+    statements = reading.statements;
     try {
       for await (const batch of reading.batches) {
         // The decoder refused a byte (the file changed since the first pass): the reader's view
@@ -91,6 +96,7 @@ export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string)
     if (failed) throw await failed;
   }
   let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
+  let statements: (() => readonly StatementTotals[]) | undefined;
   const batches = read();
 
   let layoutProblem: string | undefined;
@@ -135,6 +141,7 @@ export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string)
     sha256: sha256.promise,
     encoding: encoding.promise,
     layoutProblem: () => layoutProblem,
+    statements: () => statements?.() ?? [],
     bytesRead: () => checked?.bytesRead() ?? 0,
   };
 }

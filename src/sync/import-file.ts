@@ -3,6 +3,7 @@ import { ApiError } from '../client/index.js';
 import type { Feed, FeedOf } from '../config/feed.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { FileStopError } from '../sources/file-stop.js';
+import type { StatementTotals } from '../sources/formats/statement-totals.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
@@ -11,6 +12,7 @@ import { type Chunk, Chunker, chunkOf } from './chunk.js';
 import type { ChunkSettings } from './chunk-settings.js';
 import type { RecordOutcome } from './outcome.js';
 import type { Prediction } from './predict.js';
+import { balanceCandidates, type ReadStatements, statementWarnings } from './report/statement-report.js';
 import type { RunHandle } from './run-handle.js';
 import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
 
@@ -37,6 +39,11 @@ export interface ImportResult {
   chunks: number;
   /** The encoding the file was read with; undefined when it could not be decoded. */
   encoding?: FileEncoding;
+  /**
+   * Bank statement formats: the file's statements, those that do not add up, and the newest
+   * booked balance per statement account, applied once the file's records are settled.
+   */
+  statements?: ReadStatements;
 }
 
 function reportable(outcome: MapOutcome): RecordOutcome | undefined {
@@ -194,7 +201,31 @@ export async function importFile<K extends RecordKind>(
   if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);
   const encoding = await stream.encoding;
-  return { file, sha256: await stream.sha256, records, chunks, ...(encoding ? { encoding } : {}) };
+  const statements = readStatements(stream.statements(), stopped !== undefined);
+  return {
+    file,
+    sha256: await stream.sha256,
+    records,
+    chunks,
+    ...(encoding ? { encoding } : {}),
+    ...(statements ? { statements } : {}),
+  };
+}
+
+/**
+ * What the summary says of a file's statements. A stopped file (it could not be read as
+ * configured) proves no balance: none is applied from it.
+ */
+function readStatements(
+  statements: readonly StatementTotals[],
+  fileStopped: boolean,
+): ReadStatements | undefined {
+  if (statements.length === 0) return undefined;
+  return {
+    count: statements.length,
+    ...statementWarnings(statements),
+    candidates: fileStopped ? [] : balanceCandidates(statements),
+  };
 }
 
 /** The batches until the reader throws a FileStopError, which goes to `onStop` instead. */

@@ -18,7 +18,7 @@ export interface CamtRowSeen {
 /** Every row and problem the camt reader makes of a file (a FileStopError is thrown). */
 export async function camtRows(path: string, source: Partial<CamtSource> = {}) {
   const parsed = CamtSource.parse({ path: 'x', format: 'camt', ...source });
-  const { batches } = readCamt(path, openText(path, 'utf-8').text, parsed);
+  const { batches, statements } = readCamt(path, openText(path, 'utf-8').text, parsed);
   const rows: CamtRowSeen[] = [];
   const problems: { line: number; problem: string }[] = [];
   for await (const batch of batches)
@@ -32,5 +32,5 @@ export async function camtRows(path: string, source: Partial<CamtSource> = {}) {
         rows.push({ line: row.line, cells, leftOut: row.leftOut });
       }
     }
-  return { rows, problems };
+  return { rows, problems, statements: statements?.() ?? [] };
 }

@@ -15,6 +15,7 @@ import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
 import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
 import { positionOf } from '../../sources/formats/registry.js';
 import { expandGlob } from '../../sources/glob.js';
+import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
@@ -191,7 +192,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
         .map((u) => `\n  not read: ${u.path} after ${positions.get(summary.feed)} ${u.readUpToLine}`)
         .join('');
       process.stdout.write(
-        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}\n  report: ${files.dir}\n`,
+        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}${statementLines(summary)}\n  report: ${files.dir}\n`,
       );
     }
     if (interrupt.signal.aborted)
@@ -216,4 +217,19 @@ async function checkReportDir(dir: string): Promise<void> {
       `--report-dir ${dir}: cannot create or write the report folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another with --report-dir`,
     );
   }
+}
+
+/** The statements' arithmetic warnings and balance updates under a run's line (summary.json has all). */
+function statementLines(summary: RunSummary): string {
+  return summary.files
+    .flatMap(({ path, statements }) => {
+      if (!statements) return [];
+      const more = statements.unbalanced - statements.warnings.length;
+      return [
+        ...statements.warnings.map((w) => `\n  warning: ${path}:${w.line}: ${w.message}`),
+        ...(more > 0 ? [`\n  warning: ${path}: ${more} more statements do not add up (summary.json)`] : []),
+        ...statements.balances.map((b) => `\n  balance of ${b.bankAccount}: ${b.message}`),
+      ];
+    })
+    .join('');
 }

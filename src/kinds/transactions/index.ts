@@ -1,6 +1,7 @@
 import { TransactionInput } from '../../contract/index.js';
 import { findBankAccount, resolveBankAccount } from '../bank-accounts/lookup.js';
 import type { KindDefinition } from '../definition.js';
+import { updateStatementBalances } from './balances.js';
 import { TRANSACTION_FIELDS } from './fields.js';
 import { heldTransactions } from './held.js';
 import { syncTransactionsByTarget } from './routed-sync.js';
@@ -36,6 +37,10 @@ export const transactions: KindDefinition<TransactionInput> = {
       : await resolveBankAccount(feed.bankAccount, ctx);
     return bankAccountId === undefined ? routes : { ...routes, bankAccountId };
   },
+  balances: (feed, candidates, dryRun, ctx) =>
+    feed.updateBalances === false
+      ? Promise.resolve([])
+      : updateStatementBalances(feed, candidates, dryRun, ctx),
   // One path for every chunk: records without a route form the one group of the feed's bankAccount.
   sync: syncTransactionsByTarget,
   predict: heldTransactions,

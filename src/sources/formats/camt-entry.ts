@@ -127,6 +127,12 @@ function amountOf(values: Captured, what: string): { amount: string; currency: s
   return { amount, currency: values.first('Amt@Ccy'), sign: indicator };
 }
 
+/** An entry's own signed amount (`Ntry/Amt` with its `CdtDbtInd`), or undefined when it does not read. */
+export function entryAmount(entry: Captured): string | undefined {
+  const read = amountOf(entry, 'Ntry');
+  return typeof read === 'string' ? undefined : signed(read.amount, read.sign);
+}
+
 /**
  * The rows of one entry, or why it has none. One row per entry; a batch entry whose transaction
  * details each carry their own amount, adding up to the entry's, becomes one row per detail.

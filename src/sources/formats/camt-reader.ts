@@ -1,12 +1,15 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { FileStopError } from '../file-stop.js';
 import type { SourceItem } from '../row.js';
+import { accountKey } from '../statement-account.js';
+import { noteBalance } from './camt-balance.js';
 import { Captured } from './camt-captured.js';
-import { type CamtStatement, entryRows } from './camt-entry.js';
+import { type CamtStatement, entryAmount, entryRows } from './camt-entry.js';
 import { type CamtMessage, camtMessage, SUPPORTED_CAMT } from './camt-message.js';
 import { CAMT_COLUMNS, CamtRow, notBooked } from './camt-row.js';
 import type { CamtSource } from './camt-source.js';
 import type { FormatReading } from './source-format.js';
+import { StatementTally, type StatementTotals } from './statement-totals.js';
 
 /** Depth of the elements below `Document` / the message element / one statement. */
 const STATEMENT_DEPTH = 2;
@@ -25,15 +28,15 @@ const ENTRY_DEPTH = 3;
  * progress is a problem at its line naming the parser's message, and nothing after it is read.
  */
 export function readCamt(file: string, text: NodeJS.ReadableStream, source: CamtSource): FormatReading {
-  return { columns: Promise.resolve(CAMT_COLUMNS), batches: camtBatches(file, text, source) };
+  const parse = new CamtParse(file, source.includePending);
+  return {
+    columns: Promise.resolve(CAMT_COLUMNS),
+    batches: camtBatches(parse, text),
+    statements: () => parse.statements,
+  };
 }
 
-async function* camtBatches(
-  file: string,
-  text: NodeJS.ReadableStream,
-  source: CamtSource,
-): AsyncGenerator<SourceItem[]> {
-  const parse = new CamtParse(file, source.includePending);
+async function* camtBatches(parse: CamtParse, text: NodeJS.ReadableStream): AsyncGenerator<SourceItem[]> {
   for await (const chunk of text) {
     // After the end of reading the rest is still consumed: the file's fingerprint is taken from it.
     if (parse.ended()) continue;
@@ -66,6 +69,11 @@ class CamtParse {
   private readonly paths: string[] = [];
   private message: CamtMessage | undefined;
   private statement: CamtStatement | undefined;
+  /** The statement's balances and booked entries, for the arithmetic check and the account's balance. */
+  private tally: StatementTally | undefined;
+  private balance: Captured | undefined;
+  /** Every statement read to its end, in file order. */
+  readonly statements: StatementTotals[] = [];
   private entry: Captured | undefined;
   private details: Captured[] = [];
   private detail: Captured | undefined;
@@ -134,6 +142,10 @@ class CamtParse {
       );
     } else if (depth === STATEMENT_DEPTH && this.message && local === this.message.record) {
       this.statement = { message: this.message.name, values: new Captured(this.startLine) };
+      this.tally = new StatementTally(this.startLine);
+    } else if (depth === ENTRY_DEPTH && this.statement && local === 'Bal') {
+      this.balance = new Captured(this.startLine);
+      scope = true;
     } else if (depth === ENTRY_DEPTH && this.statement && local === 'Ntry') {
       this.entry = new Captured(this.startLine);
       this.details = [];
@@ -154,7 +166,7 @@ class CamtParse {
     this.paths.push(path);
     // The one attribute read is an amount's currency: looking at every element's attributes
     // cost a sixth of the reader's time.
-    const target = this.detail ?? this.entry;
+    const target = this.detail ?? this.entry ?? this.balance;
     if (!target || local !== 'Amt') return;
     const currency = tag.attributes.Ccy;
     if (currency) target.add(`${path}@Ccy`, currency.value);
@@ -170,6 +182,7 @@ class CamtParse {
     if (value !== '' && path !== '') {
       if (this.detail) this.detail.add(path, value);
       else if (this.entry) this.entry.add(path, value);
+      else if (this.balance) this.balance.add(path, value);
       // Of a statement's own elements only its id and account are read, not its balances.
       else if (this.statement && (path === 'Id' || path.startsWith('Acct/')))
         this.statement.values.add(path, value);
@@ -180,12 +193,30 @@ class CamtParse {
     } else if (this.entry && depth === ENTRY_DEPTH) {
       this.finishEntry(this.entry);
       this.entry = undefined;
-    } else if (depth === STATEMENT_DEPTH) this.statement = undefined;
+    } else if (this.balance && depth === ENTRY_DEPTH) {
+      if (this.tally) noteBalance(this.balance, this.tally);
+      this.balance = undefined;
+    } else if (depth === STATEMENT_DEPTH) this.finishStatement();
+  }
+
+  private finishStatement(): void {
+    const { statement, tally } = this;
+    this.statement = undefined;
+    this.tally = undefined;
+    if (!statement || !tally?.hasFigures()) return;
+    const currency = statement.values.first('Acct/Ccy');
+    tally.set({
+      id: statement.values.first('Id'),
+      account: accountKey(statement.values.first('Acct/Id/IBAN', 'Acct/Id/Othr/Id')),
+      ...(currency ? { currency } : {}),
+    });
+    this.statements.push(tally.figures);
   }
 
   private finishEntry(entry: Captured): void {
     if (!this.statement) return;
     const rows = entryRows(entry, this.details, this.statement);
+    this.tallyEntry(entry);
     if (typeof rows === 'string') {
       this.ready.push({ kind: 'problem', problem: { file: this.file, line: entry.line, problem: rows } });
       return;
@@ -194,6 +225,14 @@ class CamtParse {
       const leftOut = this.includePending ? undefined : notBooked(row.cells.status);
       this.ready.push({ kind: 'row', row: new CamtRow(this.file, row, leftOut) });
     }
+  }
+
+  /** A booked entry counts in the statement's arithmetic with its own amount (a batch's total). */
+  private tallyEntry(entry: Captured): void {
+    if (!this.tally || notBooked(entry.first('Sts/Cd', 'Sts', 'Sts/Prtry')) !== undefined) return;
+    const amount = entryAmount(entry);
+    if (amount === undefined) this.tally.unreadableEntry();
+    else this.tally.entry(amount);
   }
 
   private unsupported(found: string): void {

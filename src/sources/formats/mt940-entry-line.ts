@@ -96,7 +96,7 @@ function splitOnce(text: string, separator: string): [string, string | undefined
 }
 
 /** "1234,5" → "1234.5", "0," → "0", "0020,00" → "20.00": exact, never through a float. */
-function decimalOf(text: string): string {
+export function decimalOf(text: string): string {
   const [whole = '', fraction = ''] = text.split(',');
   const digits = whole.replace(/^0+(?=\d)/, '');
   return fraction === '' ? digits : `${digits}.${fraction}`;

@@ -1,9 +1,11 @@
 import type { SourceItem, SourceRow } from '../row.js';
+import { accountKey } from '../statement-account.js';
 import { MT940_CELLS, MT940_COLUMNS, type Mt940Cell, SEPA_CELLS } from './mt940-cells.js';
 import { type EntryDetails, readDetails } from './mt940-details.js';
-import { type EntryLine, readEntryLine } from './mt940-entry-line.js';
+import { dateOf, decimalOf, type EntryLine, readEntryLine } from './mt940-entry-line.js';
 import type { Mt940Source } from './mt940-source.js';
 import type { FormatReading } from './source-format.js';
+import { StatementTally, type StatementTotals } from './statement-totals.js';
 
 /** Tags only an MT942 interim report has: its entries are not booked yet. */
 const INTERIM_TAGS = new Set(['34F', '13D', '90D', '90C']);
@@ -19,7 +21,12 @@ interface Statement {
   number?: string;
   currency?: string;
   interim: boolean;
+  /** Its booked balances and entries (statement-totals.ts). */
+  tally: StatementTally;
 }
+
+/** A balance field (`:60F:`, `:62M:`, ...): D/C mark, date YYMMDD, currency, amount with a decimal comma. */
+const BALANCE = /^([CD])(\d{6})([A-Z]{3})(\d{1,15},\d*)$/;
 
 /** A field being read: its tag, the line of the tag, and its lines as written after the tag. */
 interface Field {
@@ -54,15 +61,15 @@ const SWIFT_MESSAGE_TYPE = /\{2:[IO](94[02])/;
  * `leftOut` unless `includePending`. Balances and unknown fields are not entries and not read.
  */
 export function readMt940(file: string, text: NodeJS.ReadableStream, source: Mt940Source): FormatReading {
-  return { columns: Promise.resolve(MT940_COLUMNS), batches: batchesOf(file, text, source) };
+  const reader = new Mt940Reader(file, source);
+  return {
+    columns: Promise.resolve(MT940_COLUMNS),
+    batches: batchesOf(reader, text),
+    statements: () => reader.statements,
+  };
 }
 
-async function* batchesOf(
-  file: string,
-  text: NodeJS.ReadableStream,
-  source: Mt940Source,
-): AsyncGenerator<SourceItem[]> {
-  const reader = new Mt940Reader(file, source);
+async function* batchesOf(reader: Mt940Reader, text: NodeJS.ReadableStream): AsyncGenerator<SourceItem[]> {
   let rest = '';
   /** Inside a line too long to be MT940 (a binary file): its text is not kept. */
   let skipping = false;
@@ -94,7 +101,9 @@ async function* batchesOf(
 class Mt940Reader {
   private lineNo = 0;
   private ready: SourceItem[] = [];
-  private statement: Statement = { interim: false };
+  private statement: Statement = { interim: false, tally: new StatementTally(1) };
+  /** Every MT940 statement read to its end, in file order (an MT942 report has no booked balances). */
+  readonly statements: StatementTotals[] = [];
   /** The message type of the SWIFT header before the statement, when there is one. */
   private headerInterim = false;
   private field: Field | undefined;
@@ -200,7 +209,21 @@ class Mt940Reader {
   private endStatement(): void {
     this.closeField();
     this.emitEntry();
-    this.statement = { interim: this.headerInterim };
+    this.nextStatement(this.lineNo + 1);
+  }
+
+  /** Files the statement read so far (when it has figures) and starts the next at `line`. */
+  private nextStatement(line: number): void {
+    const { tally, interim, reference, number, account, currency } = this.statement;
+    if (!interim && tally.hasFigures()) {
+      tally.set({
+        id: [reference, number].filter((part) => part !== undefined && part !== '').join(' '),
+        account: account === undefined ? '' : accountKey(account),
+        ...(currency ? { currency } : {}),
+      });
+      this.statements.push(tally.figures);
+    }
+    this.statement = { interim: this.headerInterim, tally: new StatementTally(line) };
   }
 
   private endStray(): void {
@@ -216,7 +239,7 @@ class Mt940Reader {
   private openField(tag: string, first: string, line: number): void {
     // The entry ends where a field other than its own :86: begins.
     if (this.entry && (tag !== '86' || this.entry.details)) this.emitEntry();
-    if (tag === '20') this.statement = { interim: this.headerInterim };
+    if (tag === '20') this.nextStatement(line);
     this.field = { tag, line, lines: [first], chars: first.length };
   }
 
@@ -244,6 +267,9 @@ class Mt940Reader {
       case '60M':
       case '62F':
       case '62M':
+        this.noteBalance(field.tag.startsWith('60') ? 'opening' : 'closing', value);
+        statement.currency ??= /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1];
+        break;
       case '64':
         // A balance: D/C mark, date YYMMDD, currency.
         statement.currency ??= /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1];
@@ -265,6 +291,8 @@ class Mt940Reader {
     if (!open) return;
     this.entry = undefined;
     const line = readEntryLine(open.entry);
+    if (!line.ok) open.statement.tally.unreadableEntry();
+    else open.statement.tally.entry(line.value.amount);
     if (!line.ok) {
       this.problem(open.line, `${line.reason}; the entry is not read`);
       return;
@@ -334,6 +362,20 @@ class Mt940Reader {
       leftOut:
         'pending: an entry of an MT942 interim report, not booked yet (it comes back booked in the MT940 statement); includePending: true syncs it',
     };
+  }
+
+  /** A booked balance that does not read (a 30 February) is left out of the statement's figures. */
+  private noteBalance(which: 'opening' | 'closing', value: string): void {
+    const [, mark, yymmdd = '', , amount = ''] = BALANCE.exec(value) ?? [];
+    if (mark === undefined) return;
+    const date = dateOf(yymmdd);
+    if (!date.ok) return;
+    const decimal = decimalOf(amount);
+    const zero = /^0*(?:\.0*)?$/.test(decimal);
+    this.statement.tally.balance(which, {
+      amount: mark === 'D' && !zero ? `-${decimal}` : decimal,
+      date: date.value,
+    });
   }
 
   private problem(line: number, problem: string): void {

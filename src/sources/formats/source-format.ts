@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
 import type { Columns, SourceItem } from '../row.js';
+import type { StatementTotals } from './statement-totals.js';
 
 /** What a reader makes of one export: its items in file order, and its header once known. */
 export interface FormatReading {
@@ -9,6 +10,11 @@ export interface FormatReading {
   columns: Promise<Columns | undefined>;
   /** The items in file order, as many at a time as the reader has ready (never an empty batch). */
   batches: AsyncIterable<readonly SourceItem[]>;
+  /**
+   * Bank statement formats: each statement's booked balances and entries, complete once `batches`
+   * has been read to the end (statement-totals.ts).
+   */
+  statements?: () => readonly StatementTotals[];
 }
 
 /** Reads the decoded text of one export file with its feed's `source` keys. */

@@ -2,6 +2,7 @@ import { secrets } from '../../logging/secret-scrubber.js';
 import type { FileEncoding } from '../../sources/text-encoding.js';
 import { addDecimals, DecimalSum } from '../../sources/values/decimal.js';
 import { OUTCOMES, type Outcome, type RecordOutcome } from '../outcome.js';
+import type { FileStatements } from './statement-report.js';
 
 export interface ReportedFile {
   path: string;
@@ -9,6 +10,8 @@ export interface ReportedFile {
   records: number;
   /** The encoding the file was read with and whether auto-detection chose it (absent: not decoded). */
   encoding?: FileEncoding;
+  /** Bank statement formats: the file's statements, those that do not add up, and the balances applied. */
+  statements?: FileStatements;
 }
 
 export interface ControlTotal {

@@ -1,4 +1,8 @@
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { camtSample } from '../../support/camt-rows.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { ACCOUNT, CAMT, DE_A, feedOf, GB, target } from '../../support/statement-feeds.js';
 
@@ -37,5 +41,34 @@ describe('statements route to their accounts on the fleet', () => {
     const banks = [...(world.sandbox().runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? [])];
     expect(banks.filter((b) => b.externalId === `iban-${DE_A}`)).toHaveLength(1);
     expect(banks.filter((b) => b.externalId === `iban-${GB}`)).toMatchObject([{ accountCurrency: 'USD' }]);
+  });
+
+  it('a statement’s balance moves its account once the run’s chunks are settled; the arithmetic warning is in the summary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-fleet-balances-'));
+    copyFileSync(camtSample('camt053-vr-bank.xml'), join(dir, 'day.xml'));
+    const feed = [
+      'name: balances-fleet',
+      `accountId: ${ACCOUNT}`,
+      'kind: transactions',
+      'source: {path: "*.xml", format: camt}',
+      'bankAccounts: auto',
+    ].join('\n');
+    writeFileSync(join(dir, 'feed.yaml'), `${feed}\n`);
+    const fleet = world.start();
+    fleet.worker(4);
+    const [run] = await fleet.enqueue(join(dir, 'feed.yaml'));
+    const summary = await fleet.finished(String(run?.runId));
+    expect(summary.counts).toMatchObject({ created: 7, failed: 0 });
+    expect(summary.files[0]?.statements).toMatchObject({
+      count: 1,
+      unbalanced: 1,
+      warnings: [{ difference: '167.55', line: 16 }],
+      balances: [{ outcome: 'updated', balanceDate: '2014-01-04', balanceReference: '27.61' }],
+    });
+    const banks = [...(world.sandbox().runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? [])];
+    expect(banks.find((b) => b.externalId === 'iban-DE14740618130000033626')).toMatchObject({
+      balanceReference: 27.61,
+      balanceDate: '2014-01-04',
+    });
   });
 });

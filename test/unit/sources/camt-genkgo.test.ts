@@ -30,7 +30,11 @@ const Entry = z.object({
   getAccountServicerReference: z.string().nullable(),
   getReference: z.string().nullable(),
   getTransactionDetail: z.union([Detail, z.string()]).nullable(),
-  getRecord: z.object({ getId: z.string(), getAccount: z.object({ getIdentification: z.string() }) }),
+  getRecord: z.object({
+    getId: z.string(),
+    getAccount: z.object({ getIdentification: z.string() }),
+    getBalances: z.array(z.object({ getType: z.string(), getAmount: Money, getDate: When })),
+  }),
 });
 const Expected = z.object({ getEntries: z.array(Entry) });
 type GenkgoEntry = z.output<typeof Entry>;
@@ -123,7 +127,10 @@ const DELIBERATE: Record<string, Record<string, [string, string, string]>> = {
  *   (its local booking day). In the v8 and 052 samples both give the same day.
  * - genkgo's Money holds minor units (five.decimals: "8.850" → "885"); we keep the exact text
  *   "8.850" (its value, 8.85, is what is sent): compared here in minor units.
- * - Balances: genkgo parses them; our reader does not read balances yet (issue 13 point 4).
+ * - Balances: genkgo lists every balance by type; we read the booked ones a statement opens and
+ *   closes with (OPBD, else PRCD; CLBD) and compare those with genkgo's first "opening" and its
+ *   "closing". genkgo calls PRCD (the previous day's closing) an opening too: in
+ *   all-balance-types, where both are present, its first opening is the OPBD, as ours.
  * - camt-camt053.v2.multi.statement.json holds only the second statement's entry (the dump
  *   wrote the first one as __RECURSIVITY__); the first is asserted in camt-reader.test.ts.
  */
@@ -152,6 +159,31 @@ describe("camt samples against genkgo/camt's expected parse, field by field", ()
         Object.assign(ours, { [field]: genkgo });
       }
       expect(ours).toEqual(theirs);
+    }
+  });
+
+  it.each(SAMPLES)('%s: the booked balances a statement opens and closes with', async (name) => {
+    const expected = Expected.parse(JSON.parse(readFileSync(camtSample(`${name}.json`), 'utf8')));
+    const { statements } = await camtRows(camtSample(`${name}.xml`));
+    const records = new Map(expected.getEntries.map((e) => [e.getRecord.getId, e.getRecord]));
+    expect(records.size).toBeGreaterThan(0);
+    for (const [id, record] of records) {
+      const statement = statements.find((s) => s.id === id);
+      expect(statement, `statement ${id}`).toBeDefined();
+      const balance = (type: string) => {
+        const found = record.getBalances.find((b) => b.getType === type);
+        return found && { amount: found.getAmount.getAmount, date: found.getDate?.[0].slice(0, 10) };
+      };
+      const ours = (b: { amount: string; date: string } | undefined, currency: string) =>
+        b && { amount: minorUnits(b.amount, currency), date: b.date };
+      const currency = record.getBalances[0]?.getAmount.getCurrency.getCode ?? 'EUR';
+      expect({
+        opening: ours(statement?.opening, currency),
+        closing: ours(statement?.closing, currency),
+      }).toEqual({
+        opening: balance('opening'),
+        closing: balance('closing'),
+      });
     }
   });
 });

@@ -1,0 +1,24 @@
+import type { Captured } from './camt-captured.js';
+import type { StatementTally } from './statement-totals.js';
+
+const AMOUNT = /^\d{1,18}(?:\.\d{1,5})?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * Notes one `Bal` of a statement: OPBD (opening booked) and PRCD (previously closed booked, the
+ * day before's closing: an opening when there is no OPBD) open it, CLBD (closing booked) closes
+ * it. Other types (available, interim, forward balances) are not a booked start or end of the
+ * statement and are not read; neither is a balance whose amount, sign or date does not read.
+ */
+export function noteBalance(balance: Captured, tally: StatementTally): void {
+  const type = balance.first('Tp/CdOrPrtry/Cd', 'Tp/Cd');
+  if (type !== 'OPBD' && type !== 'PRCD' && type !== 'CLBD') return;
+  const amount = balance.first('Amt');
+  const sign = balance.first('CdtDbtInd');
+  const date = balance.first('Dt/Dt', 'Dt/DtTm').slice(0, 10);
+  if (!AMOUNT.test(amount) || (sign !== 'CRDT' && sign !== 'DBIT') || !DATE.test(date)) return;
+  const signed = sign === 'DBIT' && !/^0*(?:\.0*)?$/.test(amount) ? `-${amount}` : amount;
+  if (type === 'CLBD') tally.balance('closing', { amount: signed, date });
+  else if (type === 'OPBD') tally.balance('opening', { amount: signed, date });
+  else if (tally.figures.opening === undefined) tally.balance('opening', { amount: signed, date }, true);
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import {
+  type BookedBalance,
+  type StatementTotals,
+  startOfDayBalance,
+  statementDifference,
+} from '../../sources/formats/statement-totals.js';
+
+// Schemas, not only types: a fleet import job keeps a file's statements in its queue data
+// between reading the file and finishing the run (src/fleet/import-job.ts).
+
+/** A statement whose booked balances and entries do not add up: opening + entries ≠ closing. */
+export const StatementWarning = z.strictObject({
+  code: z.literal('STATEMENT_DOES_NOT_ADD_UP'),
+  line: z.int().positive(),
+  statement: z.string(),
+  account: z.string(),
+  opening: z.string(),
+  entries: z.int().nonnegative(),
+  entriesSum: z.string(),
+  closing: z.string(),
+  /** closing − (opening + entries), exact. */
+  difference: z.string(),
+  message: z.string(),
+});
+export type StatementWarning = z.output<typeof StatementWarning>;
+
+/** The newest start-of-day balance one statement account's statements prove in a file. */
+export const BalanceCandidate = z.strictObject({
+  /** The account as the file names it ('' when it names none). */
+  account: z.string(),
+  currency: z.string().optional(),
+  balance: z.strictObject({ amount: z.string(), date: z.string() }),
+  statementLine: z.int().positive(),
+});
+export type BalanceCandidate = z.output<typeof BalanceCandidate>;
+
+/** A file's statements as read: the summary's part and the balances still to apply. */
+export const ReadStatements = z.strictObject({
+  count: z.int().nonnegative(),
+  /** Statements that do not add up (all of them; `warnings` lists the first WARNINGS_LISTED). */
+  unbalanced: z.int().nonnegative(),
+  warnings: z.array(StatementWarning),
+  candidates: z.array(BalanceCandidate),
+});
+export type ReadStatements = z.output<typeof ReadStatements>;
+
+/** What became of one bank account's balance after a file of statements. */
+export interface BalanceUpdate {
+  /** The target bank account's externalId (not applied: the statement's account). */
+  bankAccount: string;
+  bankAccountId?: number;
+  /** The start-of-day balance the newest statement proves (balanceReference on balanceDate). */
+  balanceDate: string;
+  balanceReference: string;
+  /** Line of the statement it comes from. */
+  statementLine: number;
+  outcome: 'updated' | 'unchanged' | 'not-newer' | 'would-update' | 'not-applied' | 'failed';
+  message: string;
+}
+
+/** A file's statements as the run summary lists them: what was read, and the balances applied. */
+export type FileStatements = Omit<ReadStatements, 'candidates'> & { balances: BalanceUpdate[] };
+
+const WARNINGS_LISTED = 50;
+
+/** The arithmetic warnings of a file's statements. */
+export function statementWarnings(
+  statements: readonly StatementTotals[],
+): Pick<ReadStatements, 'unbalanced' | 'warnings'> {
+  let unbalanced = 0;
+  const warnings: StatementWarning[] = [];
+  for (const s of statements) {
+    const difference = statementDifference(s);
+    if (difference === undefined || !s.opening || !s.closing) continue;
+    unbalanced++;
+    if (warnings.length >= WARNINGS_LISTED) continue;
+    const name = s.id === '' ? 'the statement' : `statement ${s.id}`;
+    warnings.push({
+      code: 'STATEMENT_DOES_NOT_ADD_UP',
+      line: s.line,
+      statement: s.id,
+      account: s.account,
+      opening: s.opening.amount,
+      entries: s.entries,
+      entriesSum: s.sum,
+      closing: s.closing.amount,
+      difference,
+      message: `${name}${s.account === '' ? '' : ` of ${s.account}`} does not add up: opening ${s.opening.amount} + ${s.entries} booked entries (${s.sum}) ≠ closing ${s.closing.amount}, off by ${difference}; the bank's file is incomplete or wrong: ask the bank, and check the account's transactions`,
+    });
+  }
+  return { unbalanced, warnings };
+}
+
+/** Per statement account, the newest start-of-day balance of the file's statements (the later on a tie). */
+export function balanceCandidates(statements: readonly StatementTotals[]): BalanceCandidate[] {
+  const newest = new Map<string, BalanceCandidate>();
+  for (const s of statements) {
+    const balance = startOfDayBalance(s);
+    if (!balance) continue;
+    const held = newest.get(s.account);
+    if (held && held.balance.date > balance.date) continue;
+    newest.set(s.account, {
+      account: s.account,
+      ...(s.currency ? { currency: s.currency } : {}),
+      balance,
+      statementLine: s.line,
+    });
+  }
+  return [...newest.values()];
+}
