@@ -28,6 +28,9 @@ interface Expected {
   pending: number;
   createdAmount: string;
   externalIds: string[];
+  /** The balance the target is set to (start-of-day date and amount), and each statement's difference that does not add up. */
+  balance?: [string, string];
+  differences: string[];
 }
 
 const derived = expect.stringMatching(/^erpb2-/);
@@ -40,6 +43,7 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '-200000',
     externalIds: ['AAAASESS-FP-ACCR-01'],
+    differences: [],
   },
   // Ten balances, one credit written `8.850`; the only reference is the EndToEndId.
   'camt-camt053.v2.all-balance-types.xml': {
@@ -48,6 +52,8 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '8.85',
     externalIds: ['000000001'],
+    balance: ['2015-01-23', '4.04'],
+    differences: ['-5.82'],
   },
   'camt-camt053.v2.five.decimals.xml': {
     routing: { auto: 'NL26VAYB8060476890', currency: 'EUR' },
@@ -55,6 +61,8 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '8.85',
     externalIds: ['000000001'],
+    balance: ['2015-01-01', '27.050'],
+    differences: ['0.05'],
   },
   // Two statements of one account: +8.85 and -7.00.
   'camt-camt053.v2.multi.statement.xml': {
@@ -63,6 +71,8 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '1.85',
     externalIds: ['000000001', '000000002'],
+    balance: ['2015-01-01', '20.00'],
+    differences: [],
   },
   // One TxDtls whose own amount is 0 SEK: not a batch of amounts, the entry's 8.85 EUR is the record.
   'camt-camt053.v4.xml': {
@@ -71,6 +81,8 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '8.85',
     externalIds: ['AAAASESS-FP-CN_98765/01'],
+    balance: ['2014-12-31', '-27.00'],
+    differences: ['-54'],
   },
   // No AcctSvcrRef, NtryRef or EndToEndId (only a proprietary reference): the derived identity.
   'camt053-v2-minimal.xml': {
@@ -79,6 +91,8 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '8.85',
     externalIds: [derived],
+    balance: ['2015-01-01', '-27.00'],
+    differences: ['-54'],
   },
   'camt053-v8.xml': {
     routing: { accountNumber: 'NL26VAYB8060476890', currency: 'EUR' },
@@ -86,6 +100,8 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '8.85',
     externalIds: ['AAAASESS-FP-CN_98765/01'],
+    balance: ['2014-12-31', '-27.00'],
+    differences: ['-54'],
   },
   // Six entries, the batch of 2.25 + 1.20 as two: 0.60 + 0.50 - 89.85 + 1.20 - 80 + 2.25 + 1.20.
   'camt053-vr-bank.xml': {
@@ -102,6 +118,8 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
       '367406715024072/1',
       '640387810124072/2',
     ],
+    balance: ['2014-01-04', '27.61'],
+    differences: ['167.55'],
   },
   // Four debits of 10, 20, 30 and 40.
   'actual-camt.053.payee-memo.xml': {
@@ -110,6 +128,7 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '-100',
     externalIds: ['test-neither', 'test-notes-only', 'test-payee-and-notes', 'test-payee-only'],
+    differences: [],
   },
   // No Acct, no Sts (a statement's entry without status is booked): debits of 10 and 20.
   'actual-camt.053.tracking-number.xml': {
@@ -118,6 +137,7 @@ const SAMPLE_RESULTS: Record<string, Expected> = {
     pending: 0,
     createdAmount: '-30',
     externalIds: ['test-cheque', 'test-no-cheque'],
+    differences: [],
   },
 };
 
@@ -185,6 +205,16 @@ describe('every camt sample, end to end with no mapping section (in-process runn
           iban: routing.auto,
           accountCurrency: routing.currency,
         });
+
+      const statements = first.summary.files[0]?.statements;
+      expect(statements?.warnings.map((w) => w.difference) ?? []).toEqual(expected.differences);
+      if (expected.balance) {
+        const [date, amount] = expected.balance;
+        expect(statements?.balances).toMatchObject([
+          { outcome: 'updated', balanceDate: date, balanceReference: amount },
+        ]);
+        expect(targets[0]).toMatchObject({ balanceDate: date, balanceReference: Number(amount) });
+      } else expect(statements?.balances ?? []).toEqual([]);
 
       const second = await h.run(feed);
       expect(second.summary.counts).toEqual({

@@ -8,28 +8,104 @@ import { syncHarness } from '../../support/sync-harness.js';
 const ACCOUNT = 1001;
 const SAMPLES = new URL('../../fixtures/samples/', import.meta.url);
 
-/** What a first sync of one sample gives: records created, pending left out, entries rejected, the created total. */
+/**
+ * What a first sync of one sample gives: records created, pending left out, entries rejected, the
+ * created total; the balance the target account is set to (start-of-day date and amount, from the
+ * newest statement's closing balance) and the difference of each statement that does not add up.
+ */
 interface Expected {
   created: number;
   pending: number;
   rejected: number;
   createdAmount: string;
+  balance?: [string, string];
+  differences: string[];
 }
 
 /** Every mt940 sample that `encoding: auto` reads (the code page 852 one is refused: its own tests below). */
 const SAMPLE_RESULTS: Record<string, Expected> = {
-  'mt940-commerzbank.txt': { created: 1, pending: 0, rejected: 0, createdAmount: '-12.35' },
-  'mt940-deutschebank.txt': { created: 1, pending: 0, rejected: 0, createdAmount: '-12.35' },
-  'mt940-ing.txt': { created: 7, pending: 0, rejected: 0, createdAmount: '-45.59' },
-  'mt940-lbbw.txt': { created: 2, pending: 0, rejected: 0, createdAmount: '0' },
-  'mt940-sparkasse.txt': { created: 2, pending: 0, rejected: 0, createdAmount: '-40' },
-  'mt940-sparkasse2.txt': { created: 1, pending: 0, rejected: 0, createdAmount: '1027.25' },
-  'mt940-sparkasse_interim_balance.txt': { created: 2, pending: 0, rejected: 0, createdAmount: '-40' },
-  'mt940-volksbankenraiffeisenbanken.txt': { created: 12, pending: 0, rejected: 0, createdAmount: '745' },
-  'mt940-wolph-february_30.sta': { created: 0, pending: 0, rejected: 1, createdAmount: '0' },
-  'mt940-wolph-mt942.sta': { created: 0, pending: 1, rejected: 0, createdAmount: '0' },
-  'mt940-wolph-sparkassen.sta': { created: 1, pending: 0, rejected: 0, createdAmount: '30' },
-  'mt940-wolph-whitespace.sta': { created: 1, pending: 0, rejected: 0, createdAmount: '-233.15' },
+  'mt940-commerzbank.txt': {
+    created: 1,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '-12.35',
+    balance: ['2020-06-09', '0.00'],
+    differences: ['12.35'],
+  },
+  'mt940-deutschebank.txt': {
+    created: 1,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '-12.35',
+    balance: ['2020-06-09', '0.00'],
+    differences: ['12.35'],
+  },
+  'mt940-ing.txt': {
+    created: 7,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '-45.59',
+    balance: ['2010-07-24', '3.47'],
+    differences: ['49.06'],
+  },
+  'mt940-lbbw.txt': {
+    created: 2,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '0',
+    balance: ['2021-02-09', '0.00'],
+    differences: [],
+  },
+  'mt940-sparkasse.txt': {
+    created: 2,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '-40',
+    balance: ['2019-02-20', '154.57'],
+    differences: [],
+  },
+  'mt940-sparkasse2.txt': {
+    created: 1,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '1027.25',
+    balance: ['2020-02-20', '931304.50'],
+    differences: ['-775.04'],
+  },
+  'mt940-sparkasse_interim_balance.txt': {
+    created: 2,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '-40',
+    balance: ['2021-11-03', '0'],
+    differences: [],
+  },
+  'mt940-volksbankenraiffeisenbanken.txt': {
+    created: 12,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '745',
+    balance: ['2020-03-11', '3830.00'],
+    differences: [],
+  },
+  'mt940-wolph-february_30.sta': {
+    created: 0,
+    pending: 0,
+    rejected: 1,
+    createdAmount: '0',
+    balance: ['2016-03-02', '1194.00'],
+    differences: [],
+  },
+  'mt940-wolph-mt942.sta': { created: 0, pending: 1, rejected: 0, createdAmount: '0', differences: [] },
+  'mt940-wolph-sparkassen.sta': { created: 1, pending: 0, rejected: 0, createdAmount: '30', differences: [] },
+  'mt940-wolph-whitespace.sta': {
+    created: 1,
+    pending: 0,
+    rejected: 0,
+    createdAmount: '-233.15',
+    balance: ['2017-09-15', '12345.98'],
+    differences: ['234.01'],
+  },
 };
 
 /** A feed of one sample, with no mapping section, writing to a bank account of its own (auto, EUR by default). */
@@ -74,6 +150,18 @@ describe('the real MT940/MT942 samples, end to end (in-process runner, sandbox)'
       });
       expect(first.summary.controlTotals.created.amount).toBe(expected.createdAmount);
       expect(h.transactions(ACCOUNT)).toHaveLength(expected.created);
+      const statements = first.summary.files[0]?.statements;
+      expect(statements?.warnings.map((w) => w.difference) ?? []).toEqual(expected.differences);
+      const target = [...(h.sandbox.runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? [])].find(
+        (b) => b.externalId === sample.replace(/[^A-Za-z0-9]+/g, '-'),
+      );
+      if (expected.balance) {
+        const [date, amount] = expected.balance;
+        expect(statements?.balances).toMatchObject([
+          { outcome: 'updated', balanceDate: date, balanceReference: amount },
+        ]);
+        expect(target).toMatchObject({ balanceDate: date, balanceReference: Number(amount) });
+      } else expect(statements?.balances ?? []).toEqual([]);
       for (const pending of first.outcomes.filter((o) => o.outcome === 'skipped'))
         expect(pending).toMatchObject({ code: 'EXCLUDED', message: expect.stringMatching(/^pending: /) });
       for (const rejected of first.outcomes.filter((o) => o.outcome === 'rejected'))
@@ -110,6 +198,12 @@ describe('the real MT940/MT942 samples, end to end (in-process runner, sandbox)'
     // 2066637.00 - 14790.00 - 3051800.00 - 3892.77 - 789.24 - 1578.49 - 6000.00
     expect(first.summary.controlTotals.created).toEqual({ records: 7, amount: '-1012213.5' });
     expect(h.transactions(ACCOUNT).every((t) => t.currency === 'HUF')).toBe(true);
+    // 25170637.10 - 1012213.50 = 24158423.60, not the closing 25281687.60.
+    expect(first.summary.files[0]?.statements).toMatchObject({
+      unbalanced: 1,
+      warnings: [{ difference: '1123264' }],
+      balances: [{ outcome: 'updated', balanceDate: '2018-04-18', balanceReference: '25281687.60' }],
+    });
     expect((await h.run(feed)).summary.counts).toMatchObject({ created: 0, skipped: 7 });
     expect(h.transactions(ACCOUNT)).toHaveLength(7);
   });
