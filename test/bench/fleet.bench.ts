@@ -7,7 +7,9 @@
  *       sandbox and Redis are not the bottleneck;
  *   (c) fairness: 1,000 records of a small tenant queued after a big tenant's export: its time
  *       to finish vs its solo time;
- *   (d) Redis memory per record waiting in a chunk job.
+ *   (d) Redis memory per record waiting in a chunk job;
+ *   with (a) and (i): the capacity model (CPU per record of importer, chunk worker and Redis, and
+ *       the records/s per worker core, where one Redis saturates, the largest useful fleet on it).
  * Workers are real `erp-bridge worker` processes (the built CLI), the sandbox is its own process,
  * Redis is REDIS_URL (default the local 127.0.0.1:6379; keys under a fresh prefix, deleted after).
  *
@@ -307,14 +309,20 @@ async function scenarioA(): Promise<{ rate: number; cpu: CpuShare }> {
  * beside a job, as the worker's import does) with nothing syncing them. A file is imported by one
  * job on one core, so this rate bounds (a) however many workers there are.
  */
-async function scenarioImport(): Promise<{ rate: number; cpuMicrosPerRecord: number }> {
+async function scenarioImport(): Promise<{
+  rate: number;
+  cpuMicrosPerRecord: number;
+  redisMicrosPerRecord: number;
+}> {
   const loaded = await loadFeedFile(await exportFor('bench-i', FIRST_ACCOUNT, A_ROWS, 4));
   const [file] = await expandGlob(loaded.sourceGlob);
   if (!file) throw new Error(`no export for ${loaded.sourceGlob}`);
   const rates: number[] = [];
   const cpus: number[] = [];
+  const redisCpus: number[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const redis0 = await redisCpuMs(REDIS_URL);
     const prefix = newPrefix();
     const keys = fleetKeys(prefix);
     const queues = openQueues(redis, prefix);
@@ -333,8 +341,9 @@ async function scenarioImport(): Promise<{ rate: number; cpuMicrosPerRecord: num
     const cpu = process.cpuUsage(cpu0);
     rates.push((result.records / ms) * 1000);
     cpus.push((cpu.user + cpu.system) / result.records);
+    redisCpus.push((((await redisCpuMs(REDIS_URL)) - redis0) * 1000) / result.records);
     console.log(
-      `(i) run ${run}: ${result.records} records imported in ${ms.toFixed(0)} ms = ${rates.at(-1)?.toFixed(0)} records/s, ${cpus.at(-1)?.toFixed(1)} µs CPU per record`,
+      `(i) run ${run}: ${result.records} records imported in ${ms.toFixed(0)} ms = ${rates.at(-1)?.toFixed(0)} records/s, ${cpus.at(-1)?.toFixed(1)} µs CPU per record, Redis ${redisCpus.at(-1)?.toFixed(1)} µs`,
     );
     await queues.chunks.obliterate({ force: true });
     for await (const batch of redis.scanStream({ match: `*${prefix}*`, count: 1000 }))
@@ -342,7 +351,33 @@ async function scenarioImport(): Promise<{ rate: number; cpuMicrosPerRecord: num
     await queues.close();
     await redis.quit();
   }
-  return { rate: median(rates), cpuMicrosPerRecord: median(cpus) };
+  return { rate: median(rates), cpuMicrosPerRecord: median(cpus), redisMicrosPerRecord: median(redisCpus) };
+}
+
+/**
+ * The capacity model of issue 14 from (a)'s and (i)'s measured CPU: what one record costs each
+ * role, and what follows for a fleet on one Redis. Measured: CPU per record of the workers (import
+ * and chunk jobs together), of Redis, and of an import alone. Computed: the rest.
+ */
+function printCapacity(
+  a: { cpu: CpuShare },
+  imported: { cpuMicrosPerRecord: number; redisMicrosPerRecord: number },
+) {
+  // (a)'s CPU per 1000 records in ms is the same number as µs per record.
+  const workerAll = a.cpu.workers;
+  const importer = imported.cpuMicrosPerRecord;
+  const chunkWorker = workerAll - importer;
+  const redis = a.cpu.redis;
+  const perWorkerCore = 1_000_000 / workerAll;
+  const redisSaturates = 1_000_000 / redis;
+  const usefulCores = redisSaturates / perWorkerCore;
+  console.log('capacity (measured: CPU per record of each role; computed: the rates that follow)');
+  console.log(
+    `    measured: importer ${importer.toFixed(1)} µs/record (+ Redis ${imported.redisMicrosPerRecord.toFixed(1)} µs to queue it), chunk worker ${chunkWorker.toFixed(1)} µs/record ((a)'s workers ${workerAll.toFixed(1)} minus the import), Redis ${redis.toFixed(1)} µs/record over the whole run`,
+  );
+  console.log(
+    `    computed: ${perWorkerCore.toFixed(0)} records/s per worker core (import + chunks); one Redis (one core) saturates at ${redisSaturates.toFixed(0)} records/s; so about ${usefulCores.toFixed(1)} worker cores are the largest useful fleet on one Redis; past it, shard tenants over several Redis instances (a queue prefix each)`,
+  );
 }
 
 interface Scaling {
@@ -495,6 +530,7 @@ try {
     console.log(
       `(i) one file's import alone (one job, one core): ${imported.rate.toFixed(0)} records/s = ${((imported.rate / bound) * 100).toFixed(1)}% of (a)'s bound, ${imported.cpuMicrosPerRecord.toFixed(1)} µs CPU per record`,
     );
+  if (a && imported) printCapacity(a, imported);
   for (const scaling of b ?? [])
     console.log(
       `(b) ${B_TENANTS} tenants, ${scaling.cpuShare === undefined ? 'workers uncapped' : `each worker capped at ${scaling.cpuShare} CPU`}: 1 worker ${scaling.one.toFixed(0)}/s, 2 workers ${scaling.two.toFixed(0)}/s = ${(scaling.two / scaling.one).toFixed(2)}x (target >= 1.8x)`,
