@@ -110,13 +110,19 @@ export function segmentMatcher(segment: string): (name: string) => boolean {
 
 /**
  * A pure matcher of `/`-separated paths (an SFTP server's paths, an S3 bucket's keys): same number
- * of segments, each matching its glob segment. Nothing is resolved: the path is taken as given.
+ * of segments, each matching its glob segment. Nothing is resolved: the path is taken as given,
+ * so one with a `.` or `..` segment (which a server would resolve out of the glob's folder) never
+ * matches.
  */
 export function globMatcher(pattern: string): (path: string) => boolean {
   const wanted = pattern.split('/').map(segmentMatcher);
   return (path) => {
     const parts = path.split('/');
-    return parts.length === wanted.length && wanted.every((match, i) => match(parts[i] as string));
+    return (
+      parts.length === wanted.length &&
+      !parts.some((p) => p === '.' || p === '..') &&
+      wanted.every((match, i) => match(parts[i] as string))
+    );
   };
 }
 
