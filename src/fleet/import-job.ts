@@ -35,7 +35,10 @@ export const ImportJobData = z.strictObject({
   runId: ImportFilePayload.shape.runId,
   /** The feed file, relative to the worker's feed directory (ERP_BRIDGE_FEEDS_DIR, --feeds). */
   feed: z.string().min(1),
-  /** Absolute path of the export file; it must match the feed's source.path glob. */
+  /**
+   * The export's path as the feed's location names it (local: absolute; SFTP: the server's path;
+   * S3: the key); it must match the feed's source.path glob. The worker opens the location itself.
+   */
   file: ImportFilePayload.shape.file,
   dryRun: ImportFilePayload.shape.dryRun,
   /** A retry run: only these lines (they failed transiently in the run before). */

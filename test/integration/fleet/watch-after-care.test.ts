@@ -12,8 +12,10 @@ import { FeedWatch } from '../../../src/fleet/watch.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { type fleetHarness, fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
+import { cliProcesses, fleetProcessEnv, SLOW_MACHINE_TIMEOUT_MS } from '../../support/worker-process.js';
 
 const world = fleetTestWorld({ latency: { ms: 5, jitterMs: 0 } });
+const cli = cliProcesses();
 
 /** An export whose feed reads every CSV of its folder, with extra `source` keys and top-level lines. */
 function exportWith(name: string, sourceKeys: string[], topLevel: string[] = [], rows = 5) {
@@ -115,6 +117,48 @@ describe('the scheduler watch (watch.everySeconds), two replicas on one Redis', 
       await a.close();
     }
   });
+});
+
+describe('two `erp-bridge scheduler` processes watching one feed (every second)', () => {
+  it(
+    'enqueue each file once between them, as files arrive',
+    async () => {
+      const fleet = world.start();
+      const exp = exportWith('watch-cli', [], ['watch: { everySeconds: 1 }']);
+      const env = fleetProcessEnv(fleet.config, world.sandbox());
+      // The feed folder is the export's own temp folder (the feed file lies beside its export).
+      const schedulers = [0, 1].map(() =>
+        cli.start(['scheduler', '--feeds', exp.dir, '--rescan', '3600'], env),
+      );
+      const runsOf = async () => (await fleet.store.list(20, 'watch-cli')).map((r) => r.meta.file).sort();
+      const until = async (want: string[]) => {
+        const deadline = Date.now() + 60_000;
+        while (JSON.stringify(await runsOf()) !== JSON.stringify(want)) {
+          if (Date.now() > deadline)
+            throw new Error(`runs ${JSON.stringify(await runsOf())}, wanted ${JSON.stringify(want)}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      await until([exp.file]);
+      const second = join(exp.dir, 'umsaetze-2.csv');
+      writeFileSync(second, readFileSync(exp.file));
+      await until([exp.file, second].sort());
+      // Both schedulers are up and watching (each has read the feed folder), and a third file arrives.
+      const polled = await Promise.all(
+        schedulers.map((s) => s.log((e) => e.msg === 'schedulers in sync with the feed files', 60_000)),
+      );
+      expect(polled).toHaveLength(2);
+      const third = join(exp.dir, 'umsaetze-3.csv');
+      writeFileSync(third, readFileSync(exp.file));
+      await until([exp.file, second, third].sort());
+      const enqueuedLines = schedulers.flatMap((s) =>
+        s.logged('import run enqueued').map((e) => String(e.file)),
+      );
+      expect(enqueuedLines.sort()).toEqual([exp.file, second, third].sort());
+      expect(await runsOf()).toEqual([exp.file, second, third].sort());
+    },
+    SLOW_MACHINE_TIMEOUT_MS,
+  );
 });
 
 describe('after-care on the fleet (source.afterRun)', () => {
