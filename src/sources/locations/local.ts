@@ -29,6 +29,8 @@ export function openLocalLocation(options: LocalOptions = {}): Location {
       const target = resolve(dirname(path), folder);
       await mkdir(target, { recursive: true });
       const moved = join(target, basename(path));
+      // A file of the same name moved there before must not be overwritten (rename would).
+      if (await statFile(moved)) throw new Error(`${moved} exists already; ${path} is left where it is`);
       await rename(path, moved);
       return moved;
     },

@@ -76,6 +76,10 @@ describe('the local location', () => {
     expect(moved).toBe(join(dir, 'processed', 'x.csv'));
     expect(readFileSync(moved, 'utf8')).toBe('abc');
     expect(await location.stat(path)).toBeUndefined();
+    // A second file of the same name never overwrites the first one moved there.
+    writeFileSync(path, 'newer');
+    await expect(location.move(path, 'processed')).rejects.toThrow(/exists already/);
+    expect(readFileSync(moved, 'utf8')).toBe('abc');
     const elsewhere = join(folder(), 'deep', 'er');
     expect(await location.move(moved, elsewhere)).toBe(join(elsewhere, 'x.csv'));
     await location.remove(join(elsewhere, 'x.csv'));
