@@ -11,22 +11,14 @@ import { RedisRunStore } from '../../../src/fleet/run-store.js';
 import { FeedWatch } from '../../../src/fleet/watch.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { type fleetHarness, fleetTestWorld } from '../../support/fleet-harness.js';
-import { transactionsExport } from '../../support/generated-exports.js';
+import { globbedExport } from '../../support/generated-exports.js';
 import { cliProcesses, fleetProcessEnv, SLOW_MACHINE_TIMEOUT_MS } from '../../support/worker-process.js';
 
 const world = fleetTestWorld({ latency: { ms: 5, jitterMs: 0 } });
 const cli = cliProcesses();
 
-/** An export whose feed reads every CSV of its folder, with extra `source` keys and top-level lines. */
-function exportWith(name: string, sourceKeys: string[], topLevel: string[] = [], rows = 5) {
-  const exp = transactionsExport({ rows, name, invalidRows: [], excludedRows: [] });
-  const yaml = readFileSync(exp.feedFile, 'utf8').replace(
-    /^ {2}path: .*$/m,
-    ['  path: "*.csv"', ...sourceKeys.map((k) => `  ${k}`)].join('\n'),
-  );
-  writeFileSync(exp.feedFile, `${yaml}\n${topLevel.join('\n')}\n`);
-  return { ...exp, file: join(exp.dir, 'umsaetze.csv') };
-}
+const exportWith = (name: string, sourceKeys: string[], topLevel: string[] = [], rows = 5) =>
+  globbedExport(name, { sourceKeys, topLevel, rows });
 
 /** A scheduler replica: its own Redis connection, queues, registry and run store, and its watch. */
 function replica(fleet: ReturnType<typeof fleetHarness>) {

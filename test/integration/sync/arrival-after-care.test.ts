@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactionsExport } from '../../support/generated-exports.js';
+import { globbedExport } from '../../support/generated-exports.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 
 let h: SyncHarness;
@@ -10,22 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** A small export whose feed reads every CSV of its folder, with extra `source` keys. */
-function exportWith(name: string, sourceKeys: string[], rows = 5) {
-  const exp = transactionsExport({
-    rows,
-    name,
-    invalidRows: [],
-    excludedRows: [],
-    bankAccount: 'care-giro',
-  });
-  const yaml = readFileSync(exp.feedFile, 'utf8').replace(
-    /^ {2}path: .*$/m,
-    ['  path: "*.csv"', ...sourceKeys.map((k) => `  ${k}`)].join('\n'),
-  );
-  writeFileSync(exp.feedFile, yaml);
-  return { ...exp, file: join(exp.dir, 'umsaetze.csv') };
-}
+/** Five records; every feed of this file shares one target (the sandbox allows five per account). */
+const exportWith = (name: string, sourceKeys: string[]) =>
+  globbedExport(name, { sourceKeys, bankAccount: 'care-giro' });
 
 const BULK = 'createTransactionsBulk';
 

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
-import { parseFeed } from '../../../src/config/load-feed.js';
 import { checkExportOf } from '../../../src/fleet/feed-ref.js';
+import { csvFeedWith } from '../../support/feed-text.js';
 
-const feed = (source: string[]) =>
-  parseFeed(
-    [
-      'name: f',
-      'accountId: 1',
-      'kind: transactions',
-      'source:',
-      '  format: csv',
-      ...source.map((line) => `  ${line}`),
-      'mapping: { externalId: id, bookingDate: d, amount: a, currency: { const: EUR } }',
-      'bankAccount: { externalId: g, accountName: G, bankName: B }',
-    ].join('\n'),
-    '/feeds/f.yaml',
-  );
+const feed = csvFeedWith;
 
 describe('checkExportOf: a job or --file names only an export of its feed', () => {
   it('local: resolved against the feed folder, so `..` cannot step out', () => {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
-import { parseFeed } from '../../../src/config/load-feed.js';
 import { ArrivalMemory, listArrived, markerOf } from '../../../src/sources/locations/arrival.js';
 import { openLocalLocation } from '../../../src/sources/locations/local.js';
 import { afterCareOf, arrivalOf } from '../../../src/sources/locations/source-keys.js';
+import { csvFeedWith } from '../../support/feed-text.js';
 import { thrownBy } from '../../support/thrown.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'erp-bridge-arrival-'));
@@ -109,20 +109,8 @@ describe('listArrived on the local disk', () => {
 });
 
 describe('source.location, arrival and afterRun in a feed', () => {
-  const feed = (source: string) =>
-    parseFeed(
-      [
-        'name: f',
-        'accountId: 1',
-        'kind: transactions',
-        'source:',
-        '  format: csv',
-        source,
-        'mapping: { externalId: id, bookingDate: d, amount: a, currency: { const: EUR } }',
-        'bankAccount: { externalId: g, accountName: G, bankName: B }',
-      ].join('\n'),
-      '/feeds/f.yaml',
-    );
+  // One source string, its lines separated by \n, as the tests write them.
+  const feed = (source: string) => csvFeedWith(source.split('\n').map((line) => line.replace(/^ {2}/, '')));
 
   it('local (default): path relative to the feed file, immediate arrival, files left after a run', () => {
     const loaded = feed('  path: exports/*.csv');
