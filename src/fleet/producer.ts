@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import { type ArrivalMemory, listArrived, type WaitingFile } from '../sources/locations/arrival.js';
-import { exportFile, sha256Of } from '../sources/locations/export-file.js';
+import { exportFile, nameOf, sha256Of } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { arrivalOf, isRemote } from '../sources/locations/source-keys.js';
@@ -39,7 +39,10 @@ export interface EnqueueOptions {
   dryRun?: boolean;
   /** The runs go on although the feed's identity settings changed (docs/identity.md). */
   acceptNewIdentity?: boolean;
-  /** Hears each listed export that has not arrived yet (not enqueued; a later tick or poll takes it). */
+  /**
+   * Hears each listed export that has not arrived yet, named as reports name it (not enqueued; a
+   * later tick or poll takes it).
+   */
   onWaiting?(file: WaitingFile): void;
 }
 
@@ -148,8 +151,9 @@ async function arrivedFiles(
     ...(deps.arrivals ? { memory: deps.arrivals } : {}),
   });
   for (const waiting of listing.waiting) {
-    deps.logger.info({ feed: feed.name, file: waiting.path }, `export file waits: ${waiting.reason}`);
-    options.onWaiting?.(waiting);
+    const named = { path: nameOf(location, waiting.path), reason: waiting.reason };
+    deps.logger.info({ feed: feed.name, file: named.path }, `export file waits: ${named.reason}`);
+    options.onWaiting?.(named);
   }
   if (listing.ready.length === 0 && listing.waiting.length === 0)
     deps.logger.warn({ feed: feed.name, glob: loaded.sourceGlob }, 'no export file matches');

@@ -153,6 +153,18 @@ describe('two `erp-bridge scheduler` processes watching one feed (every second)'
   );
 });
 
+describe('enqueue and arrival', () => {
+  it('a file without its marker is said waiting and not enqueued; with the marker it is', async () => {
+    const fleet = world.start();
+    const exp = exportWith('enqueue-marker', ['arrival: marker']);
+    const waiting: { path: string; reason: string }[] = [];
+    expect(await fleet.enqueue(exp.feedFile, { onWaiting: (w) => waiting.push(w) })).toEqual([]);
+    expect(waiting).toEqual([{ path: exp.file, reason: `no marker file ${exp.file}.done yet` }]);
+    writeFileSync(`${exp.file}.done`, '');
+    expect(await fleet.enqueue(exp.feedFile)).toMatchObject([{ file: exp.file, enqueued: 'new' }]);
+  });
+});
+
 describe('after-care on the fleet (source.afterRun)', () => {
   it('the file is moved only once finish-run stored the summary: never while the run is under way', async () => {
     const fleet = world.start();
