@@ -83,6 +83,22 @@ module.exports = {
       to: { path: '^(src|jobs)/', pathNot: '^src/(contract/|kinds/field-spec[.]ts$)' },
     },
     {
+      name: 'exports-read-through-a-location',
+      comment:
+        'Readers of exports (encoding check, decode, formats) read through a Location (src/sources/locations), so the same reader serves the local disk, SFTP and S3; only the local location and the glob touch the file system.',
+      severity: 'error',
+      from: { path: '^src/sources/', pathNot: '^src/sources/(locations/|glob[.]ts$)' },
+      to: { path: '^(fs|node:fs|fs/promises|node:fs/promises)$' },
+    },
+    {
+      name: 'only-locations-load-remote-clients',
+      comment:
+        'The SFTP and S3 clients are how a Location reaches its files; nothing else loads them, so the core and the runners stay transport-agnostic.',
+      severity: 'error',
+      from: { path: '^(src|jobs)/', pathNot: '^src/sources/locations/' },
+      to: { path: 'node_modules/(ssh2|ssh2-sftp-client|@aws-sdk|@smithy)/' },
+    },
+    {
       name: 'only-cli-wires',
       comment: 'Nothing imports the CLI.',
       severity: 'error',

@@ -6,7 +6,7 @@ import type { JobContext, JobDefinition } from './job.js';
 export const ImportFilePayload = z.strictObject({
   runId: z.string().min(1),
   feed: Feed,
-  /** Absolute path of the export file. */
+  /** The export's path where the runner's location finds it (local: absolute). */
   file: z.string().min(1),
   dryRun: z.boolean().default(false),
 });

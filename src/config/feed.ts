@@ -65,6 +65,11 @@ const FeedKeys = z.strictObject({
   /** Rows to leave out on purpose (e.g. pending bookings); reported as skipped with the reason. */
   exclude: z.array(RowFilter).default([]),
   schedule: z.string().optional(),
+  /**
+   * The fleet's scheduler polls the feed's location every `everySeconds` and enqueues the files that
+   * have arrived (beside or instead of `schedule`).
+   */
+  watch: z.strictObject({ everySeconds: z.int().min(1).max(86_400) }).optional(),
   timezone: z.string().default('UTC'),
   concurrency: z.int().min(1).max(64).default(2),
   /** How IDs are derived for records without a source ID (docs/identity.md); 1 keeps pre-2026-11 IDs. */

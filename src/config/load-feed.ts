@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { isRemote } from '../sources/locations/source-keys.js';
 import { ConfigError, describeIssues } from './errors.js';
 import { Feed } from './feed.js';
 
@@ -8,7 +9,10 @@ export interface LoadedFeed {
   feed: Feed;
   /** Absolute path of the feed file. */
   file: string;
-  /** Absolute glob of its exports (source.path resolved against the feed file's folder). */
+  /**
+   * The glob of its exports: local, source.path resolved against the feed file's folder; on a
+   * remote location (SFTP, S3) source.path as given, a path on the server or a key pattern.
+   */
   sourceGlob: string;
 }
 
@@ -27,7 +31,9 @@ export function parseFeed(text: string, file: string): LoadedFeed {
   return {
     feed: result.data,
     file: absolute,
-    sourceGlob: resolve(dirname(absolute), result.data.source.path),
+    sourceGlob: isRemote(result.data.source.location)
+      ? result.data.source.path
+      : resolve(dirname(absolute), result.data.source.path),
   };
 }
 

@@ -3,7 +3,8 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import { ConfigError } from '../config/errors.js';
 import { type LoadedFeed, loadFeedFile } from '../config/load-feed.js';
-import { matchesGlob } from '../sources/glob.js';
+import { globMatcher, matchesGlob } from '../sources/glob.js';
+import { isRemote } from '../sources/locations/source-keys.js';
 
 /**
  * Jobs carry references, not authority: an import job names its feed by the feed file's path
@@ -72,9 +73,11 @@ export function checkExportOf(
   file: string,
   refuse: new (message: string) => Error,
 ): void {
-  if (!matchesGlob(loaded.sourceGlob, file))
+  // A remote path is the server's (or a bucket key): matched as given, never resolved here.
+  const remote = isRemote(loaded.feed.source.location);
+  if (!(remote ? globMatcher(loaded.sourceGlob)(file) : matchesGlob(loaded.sourceGlob, file)))
     throw new refuse(
-      `${resolve(file)} is not an export of feed ${loaded.feed.name} (${loaded.file}): it does not match its source.path glob ${loaded.sourceGlob}`,
+      `${remote ? file : resolve(file)} is not an export of feed ${loaded.feed.name} (${loaded.file}): it does not match its source.path glob ${loaded.sourceGlob}`,
     );
 }
 

@@ -1,10 +1,15 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../config/feed.js';
+import { careForFile, verdictOf } from '../sources/locations/after-care.js';
+import { markerOf } from '../sources/locations/arrival.js';
+import { nameOf } from '../sources/locations/export-file.js';
+import type { Location } from '../sources/locations/location.js';
+import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { ReadStatements } from '../sync/report/statement-report.js';
-import { buildSummary, RunTally } from '../sync/report/summary.js';
+import { buildSummary, type RunSummary, RunTally } from '../sync/report/summary.js';
 import { settleStatements } from '../sync/settle-balances.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisRunStore } from './run-store.js';
@@ -19,6 +24,8 @@ interface FinishDeps {
   target?: string;
   /** The tenant's client, for what the run does once its records are settled (statement balances). */
   context: ChunkContext;
+  /** Where the run's export lives: the feed's `afterRun` is done there once the run is stored. */
+  location?: Location;
 }
 
 /**
@@ -34,7 +41,12 @@ export async function finishRun(
   deps: FinishDeps,
   logger: Logger,
 ): Promise<void> {
-  if (await deps.store.summary(runId)) return; // finished already (this job ran again)
+  const stored = await deps.store.summary(runId);
+  if (stored) {
+    // Finished already (this job ran again): only the after-care may not have happened yet.
+    await careForExport(data, stored, deps, logger);
+    return;
+  }
   const meta = await deps.store.meta(runId);
   // One pass over the stored outcomes: the tally and the lines owed a retry.
   const failedLines: number[] = [];
@@ -63,7 +75,7 @@ export async function finishRun(
     finishedAt: Date.now(),
     files: [
       {
-        path: data.file,
+        path: deps.location ? nameOf(deps.location, data.file) : data.file,
         sha256: read.sha256,
         records: read.records,
         ...(read.encoding ? { encoding: read.encoding } : {}),
@@ -105,4 +117,31 @@ export async function finishRun(
       { alert: true, failed: failedLines.length },
       'records stay failed after every retry run (dead letter); see the run report',
     );
+  await careForExport(data, summary, deps, logger);
+}
+
+/**
+ * The feed's `afterRun` for the run's file, once the summary is stored (also when a replayed job
+ * finds it stored and the file still there). A file owed a retry run stays where it is until the
+ * last retry: that run reads it again.
+ */
+async function careForExport(
+  data: { feed: Feed; file: string; dryRun: boolean; retryRun?: number },
+  summary: RunSummary,
+  deps: FinishDeps,
+  logger: Logger,
+): Promise<void> {
+  const { location } = deps;
+  if (!location || data.dryRun) return;
+  const retryOwed = summary.counts.failed > 0 && (data.retryRun ?? 0) < deps.maxRetryRuns;
+  if (retryOwed) return;
+  const verdict = verdictOf(summary.stopReason !== undefined, summary.counts.failed);
+  try {
+    if (!(await location.stat(data.file))) return; // done by an earlier attempt of this job
+    const marker = markerOf(arrivalOf(data.feed.source), data.file);
+    const done = await careForFile(location, data.file, afterCareOf(data.feed.source), verdict, marker);
+    if (done) logger.info({ file: summary.files[0]?.path ?? data.file, verdict }, `export file ${done}`);
+  } catch (error) {
+    logger.error({ err: error, file: data.file, verdict }, 'could not move or delete the export file');
+  }
 }

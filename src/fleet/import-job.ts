@@ -6,6 +6,9 @@ import { parsePayload } from '../../jobs/job.js';
 import type { Feed, FeedOf } from '../config/feed.js';
 import type { RecordKind } from '../kinds/registry.js';
 import { withLogContext } from '../logging/log-context.js';
+import { exportFile } from '../sources/locations/export-file.js';
+import type { Location } from '../sources/locations/location.js';
+import { openLocation } from '../sources/locations/open-location.js';
 import type { RecordStream } from '../sources/open-records.js';
 import { openRecords } from '../sources/open-records.js';
 import type { MappedRecord } from '../sources/record.js';
@@ -33,7 +36,10 @@ export const ImportJobData = z.strictObject({
   runId: ImportFilePayload.shape.runId,
   /** The feed file, relative to the worker's feed directory (ERP_BRIDGE_FEEDS_DIR, --feeds). */
   feed: z.string().min(1),
-  /** Absolute path of the export file; it must match the feed's source.path glob. */
+  /**
+   * The export's path as the feed's location names it (local: absolute; SFTP: the server's path;
+   * S3: the key); it must match the feed's source.path glob. The worker opens the location itself.
+   */
   file: ImportFilePayload.shape.file,
   dryRun: ImportFilePayload.shape.dryRun,
   /** A retry run: only these lines (they failed transiently in the run before). */
@@ -81,6 +87,8 @@ export interface ImportJobDeps {
   identity?: IdentityStore;
   /** The service this worker writes to (its base URL), named in each run's summary. */
   target?: string;
+  /** Where remote locations' secrets are read (the variables a feed names); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
@@ -127,9 +135,11 @@ export function importProcessor(deps: ImportJobDeps) {
       job: String(job.id),
     };
     const logger = deps.logger.child(bindings);
+    // The worker reaches the export itself, from the feed: never through the producer's disk.
+    const location = openLocation(feed.source.location, deps.env ?? process.env);
     try {
       // Also on the lines of the shared client while this job uses it (log-context.ts).
-      return await withLogContext(bindings, () => importRun(job, token, { ...data, feed }, logger));
+      return await withLogContext(bindings, () => importRun(job, token, { ...data, feed }, location, logger));
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
       // The worker is shutting down past its grace period: the import is released, not failed.
@@ -138,6 +148,8 @@ export function importProcessor(deps: ImportJobDeps) {
       logger.warn('worker shutting down: import released to another worker');
       if (token) await job.moveToWait(token).catch(() => undefined);
       throw new WaitingError();
+    } finally {
+      await location.close();
     }
   };
 
@@ -145,6 +157,7 @@ export function importProcessor(deps: ImportJobDeps) {
     job: Job<ImportJobData>,
     token: string | undefined,
     data: Omit<z.output<typeof ImportJobData>, 'feed'> & { feed: Feed },
+    location: Location,
     logger: Logger,
   ): Promise<{ records: number }> {
     const { feed } = data;
@@ -158,8 +171,10 @@ export function importProcessor(deps: ImportJobDeps) {
       );
       const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
       const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
-      const open = <K extends RecordKind>(f: FeedOf<K>, file: string) =>
-        wanted ? onlyLines(openRecords(f, file), wanted) : openRecords(f, file);
+      const open = <K extends RecordKind>(f: FeedOf<K>, file: string) => {
+        const stream = openRecords(f, exportFile(location, file));
+        return wanted ? onlyLines(stream, wanted) : stream;
+      };
       // Before anything of the file is sent: a change of the identity settings would create its
       // records again under new IDs (a replayed import checks again and finds them stored).
       const identityStop =
@@ -215,7 +230,13 @@ export function importProcessor(deps: ImportJobDeps) {
       await job.updateData({ ...job.data, read });
     }
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-    await finishRun(data.runId, data, read, { ...deps, context: deps.chunkContext(feed, logger) }, logger);
+    await finishRun(
+      data.runId,
+      data,
+      read,
+      { ...deps, location, context: deps.chunkContext(feed, logger) },
+      logger,
+    );
     return { records: read.records };
   }
 }

@@ -1,12 +1,15 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { expandGlob } from '../sources/glob.js';
-import { newRunId } from '../sync/run-id.js';
+import { type ArrivalMemory, listArrived, type WaitingFile } from '../sources/locations/arrival.js';
+import { exportFile, nameOf, sha256Of } from '../sources/locations/export-file.js';
+import type { Location } from '../sources/locations/location.js';
+import { openLocation } from '../sources/locations/open-location.js';
+import { arrivalOf, isRemote } from '../sources/locations/source-keys.js';
+import { newRunId, runIdTime } from '../sync/run-id.js';
+import { systemClock } from '../time/clock.js';
 import { checkExportOf, feedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { ImportJobData } from './import-job.js';
@@ -20,6 +23,12 @@ export interface ProducerDeps {
   imports: Queue<ImportJobData>;
   logger: Logger;
   now(): number;
+  /** Where a remote location's secrets are read (the variables the feed names); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The scheduler's watch: what its earlier polls saw, so a `stable` feed is not listed twice per poll. */
+  arrivals?: ArrivalMemory;
+  /** Waits between the two listings of a `stable` feed (tests: a fake clock); default real time. */
+  sleep?(ms: number): Promise<void>;
 }
 
 export interface EnqueueOptions {
@@ -30,17 +39,16 @@ export interface EnqueueOptions {
   dryRun?: boolean;
   /** The runs go on although the feed's identity settings changed (docs/identity.md). */
   acceptNewIdentity?: boolean;
+  /**
+   * Hears each listed export that has not arrived yet, named as reports name it (not enqueued; a
+   * later tick or poll takes it).
+   */
+  onWaiting?(file: WaitingFile): void;
 }
 
 export type EnqueueResult =
   | { file: string; sha256: string; runId: string; enqueued: 'new' | 'retry' | 'reimport' }
   | { file: string; sha256: string; runId: string; enqueued: false; reason: string };
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 /**
  * The producer: fingerprints each export file of a feed and enqueues one import run per new or
@@ -57,19 +65,39 @@ export async function enqueueFeed(
   const ref = feedRef(deps.feedsDir, loaded.file);
   if (options.file !== undefined) checkExportOf(loaded, options.file, ConfigError);
   // A symlinked export that loops or points nowhere is left out: said, as in-process sync does.
+  const location = openLocation(feed.source.location, deps.env ?? process.env, {
+    onProblem: (p) =>
+      deps.logger.warn(
+        { feed: feed.name, glob: loaded.sourceGlob, path: p.path },
+        `export file left out: ${p.problem}`,
+      ),
+  });
+  try {
+    return await enqueueFrom(location, loaded, ref, options, deps);
+  } finally {
+    await location.close();
+  }
+}
+
+async function enqueueFrom(
+  location: Location,
+  loaded: LoadedFeed,
+  ref: string,
+  options: EnqueueOptions,
+  deps: ProducerDeps,
+): Promise<EnqueueResult[]> {
+  const { feed } = loaded;
   const files = options.file
-    ? [resolve(options.file)]
-    : await expandGlob(loaded.sourceGlob, (p) =>
-        deps.logger.warn(
-          { feed: feed.name, glob: loaded.sourceGlob, path: p.path },
-          `export file left out: ${p.problem}`,
-        ),
-      );
-  if (files.length === 0)
-    deps.logger.warn({ feed: feed.name, glob: loaded.sourceGlob }, 'no export file matches');
+    ? // An operator's --file is taken as arrived: they named it.
+      [isRemote(feed.source.location) ? options.file : resolve(options.file)]
+    : await arrivedFiles(location, loaded, options, deps);
   const results: EnqueueResult[] = [];
   for (const file of files) {
-    const sha256 = await sha256Of(file);
+    // The fingerprint is the content's, read through the location (no local copy of a remote file).
+    const exported = exportFile(location, file);
+    const sha256 = await sha256Of(exported);
+    // Runs and results name the file as reports do; the job carries the path its location reads.
+    const name = exported.name;
     const claim = await deps.registry.claim(
       feed.name,
       file,
@@ -78,7 +106,7 @@ export async function enqueueFeed(
       options.reimport === true,
     );
     if (claim.kind === 'seen' && !(await lostRun(claim.runId, deps))) {
-      results.push({ file, sha256, runId: claim.runId, enqueued: false, reason: 'already imported' });
+      results.push({ file: name, sha256, runId: claim.runId, enqueued: false, reason: 'already imported' });
       continue;
     }
     await deps.store.create({
@@ -86,7 +114,7 @@ export async function enqueueFeed(
       feed: feed.name,
       kind: feed.kind,
       accountId: feed.accountId,
-      file,
+      file: name,
       sha256,
       dryRun: options.dryRun === true,
       startedAt: new Date(deps.now()).toISOString(),
@@ -104,17 +132,49 @@ export async function enqueueFeed(
     await deps.imports.add('import-file', data, { jobId: claim.runId });
     const enqueued = claim.kind === 'retry' ? 'retry' : options.reimport ? 'reimport' : 'new';
     // (A 'seen' claim only gets here when its run was lost; it is enqueued again as new.)
-    deps.logger.info({ feed: feed.name, file, runId: claim.runId, enqueued }, 'import run enqueued');
-    results.push({ file, sha256, runId: claim.runId, enqueued });
+    deps.logger.info({ feed: feed.name, file: name, runId: claim.runId, enqueued }, 'import run enqueued');
+    results.push({ file: name, sha256, runId: claim.runId, enqueued });
   }
   return results;
 }
 
+/** The feed's exports that have arrived (source.arrival); the others are said and left for later. */
+async function arrivedFiles(
+  location: Location,
+  loaded: LoadedFeed,
+  options: EnqueueOptions,
+  deps: ProducerDeps,
+): Promise<string[]> {
+  const { feed } = loaded;
+  const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), {
+    clock: { now: deps.now, sleep: deps.sleep ?? ((ms) => systemClock.sleep(ms)) },
+    ...(deps.arrivals ? { memory: deps.arrivals } : {}),
+  });
+  for (const waiting of listing.waiting) {
+    const named = { path: nameOf(location, waiting.path), reason: waiting.reason };
+    deps.logger.info({ feed: feed.name, file: named.path }, `export file waits: ${named.reason}`);
+    options.onWaiting?.(named);
+  }
+  if (listing.ready.length === 0 && listing.waiting.length === 0)
+    deps.logger.warn({ feed: feed.name, glob: loaded.sourceGlob }, 'no export file matches');
+  return listing.ready.map((f) => f.path);
+}
+
+/**
+ * How long a claim may go without its import job before it counts as lost: a producer (or a
+ * second scheduler replica) that sees the claim while its owner is between claim and add must not
+ * add the run itself.
+ */
+const LOST_AFTER_MS = 30_000;
+
 /**
  * A claimed run whose job never reached the queue (the producer died between claim and add): no
- * summary and no import job. It is enqueued again under the same run id.
+ * summary and no import job, well after it was claimed. It is enqueued again under the same run id.
  */
 async function lostRun(runId: string, deps: ProducerDeps): Promise<boolean> {
   if (await deps.store.summary(runId)) return false;
-  return (await deps.imports.getJob(runId)) === undefined;
+  if ((await deps.imports.getJob(runId)) !== undefined) return false;
+  const meta = await deps.store.meta(runId);
+  const claimedAt = meta ? Date.parse(meta.startedAt) : runIdTime(runId);
+  return claimedAt === undefined || deps.now() - claimedAt > LOST_AFTER_MS;
 }

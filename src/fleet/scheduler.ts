@@ -25,13 +25,13 @@ async function feedFilesIn(dir: string): Promise<string[]> {
 /**
  * One scheduler pass over a folder of feed files. A broken feed file is reported (an alert) and
  * keeps the scheduler it had, so a typo neither unschedules that feed nor holds back the changes
- * of the other files; `broken` lists such files.
+ * of the other files; `broken` lists such files, `feeds` the ones read (for the watch).
  */
 export async function schedulerPass(
   ticks: Queue<TickJobData>,
   dir: string,
   logger: Logger,
-): Promise<SchedulerSync & { broken: string[] }> {
+): Promise<SchedulerSync & { broken: string[]; feeds: LoadedFeed[] }> {
   const feeds: LoadedFeed[] = [];
   const broken: string[] = [];
   for (const file of await feedFilesIn(dir)) {
@@ -43,7 +43,7 @@ export async function schedulerPass(
       broken.push(file);
     }
   }
-  return { ...(await syncSchedulers(ticks, feeds, broken)), broken };
+  return { ...(await syncSchedulers(ticks, feeds, broken)), broken, feeds };
 }
 
 /**

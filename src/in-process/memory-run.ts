@@ -13,6 +13,8 @@ export type ProgressListener = (delta: { records: number; bytes: number }) => vo
 export class MemoryRun implements RunHandle {
   readonly tally = new RunTally();
   wouldSendCount = 0;
+  /** Records that ended `failed`, per file name: which files another run must read (after-care). */
+  readonly failedPerFile = new Map<string, number>();
   private stopped: StopReason | undefined;
   /** Every externalId of the run so far (compact hashes; seen-ids.ts). */
   private readonly seen = new SeenIds();
@@ -28,7 +30,11 @@ export class MemoryRun implements RunHandle {
   ) {
     this.report = {
       record: async (outcomes: readonly RecordOutcome[]) => {
-        for (const outcome of outcomes) this.tally.add(outcome);
+        for (const outcome of outcomes) {
+          this.tally.add(outcome);
+          if (outcome.outcome === 'failed')
+            this.failedPerFile.set(outcome.file, (this.failedPerFile.get(outcome.file) ?? 0) + 1);
+        }
         await sink.record(outcomes);
         this.onStored?.(outcomes);
         this.onProgress({ records: outcomes.length, bytes: 0 });

@@ -8,7 +8,12 @@ import { type Lease, tenantKey, type WaitingGate } from '../gate/gate.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { withLogContext } from '../logging/log-context.js';
 import { FileReportSink, type ReportFiles, write } from '../report-files/file-sink.js';
-import { expandGlob } from '../sources/glob.js';
+import { careForFile, verdictOf } from '../sources/locations/after-care.js';
+import { listArrived, markerOf } from '../sources/locations/arrival.js';
+import { exportFile, nameOf } from '../sources/locations/export-file.js';
+import type { Location } from '../sources/locations/location.js';
+import { openLocation } from '../sources/locations/open-location.js';
+import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
 import { openRecords, type RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
@@ -51,6 +56,8 @@ export interface RunnerDeps {
    * aborts them at the end of the grace period). The summary says `interrupted`.
    */
   interrupt?: AbortSignal;
+  /** Where a remote location's secrets are read (the variables the feed names); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface FeedRunResult {
@@ -64,6 +71,26 @@ export interface FeedRunResult {
  * a time (the gate), and the import waits for a slot before reading further, so memory stays flat.
  */
 export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
+  const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
+    onProblem: (p) =>
+      deps.logger.warn(
+        { feed: loaded.feed.name, glob: loaded.sourceGlob, path: p.path },
+        `export file left out: ${p.problem}`,
+      ),
+  });
+  try {
+    return await runFeedAt(location, loaded, dryRun, deps);
+  } finally {
+    await location.close();
+  }
+}
+
+async function runFeedAt(
+  location: Location,
+  loaded: LoadedFeed,
+  dryRun: boolean,
+  deps: RunnerDeps,
+): Promise<FeedRunResult> {
   const { feed } = loaded;
   const startedAt = deps.clock.now();
   const runId = newRunId(feed.name, startedAt);
@@ -158,11 +185,17 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   /** Per file (its index in `files`): its statements, whose balances wait for its records to settle. */
   const statements = new Map<number, ReadStatements>();
   const unread: { path: string; readUpToLine: number }[] = [];
-  const paths = await expandGlob(loaded.sourceGlob, (p) =>
-    logger.warn({ glob: loaded.sourceGlob, path: p.path }, `export file left out: ${p.problem}`),
-  );
-  if (paths.length === 0)
+  const arrival = arrivalOf(feed.source);
+  // A `stable` feed lists twice, stableAfterSeconds apart, before the first record is read.
+  const listing = await listArrived(location, loaded.sourceGlob, arrival, { clock: deps.clock });
+  const paths = listing.ready.map((f) => f.path);
+  const waiting = listing.waiting.map((w) => ({ path: nameOf(location, w.path), reason: w.reason }));
+  for (const w of waiting) logger.info({ file: w.path }, `export file waits: ${w.reason}`);
+  if (paths.length === 0 && waiting.length === 0)
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
+  // Every read of the run goes through the feed's location; reports name files as it does.
+  const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) =>
+    openRecords(f, exportFile(location, path));
   // Before anything is sent (even the target bank account): a change of the identity settings
   // would create this run's records again under new IDs.
   const identityStop =
@@ -170,7 +203,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     (await checkIdentity(feed, deps.identity.store, {
       accept: deps.identity.accept,
       dryRun,
-      countDerived: () => countDerivedIds(feed, paths),
+      countDerived: () => countDerivedIds(feed, paths, openAt),
       logger,
     }));
   if (identityStop) {
@@ -179,12 +212,12 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   }
   for (const path of paths) {
     if (interrupted()) {
-      unread.push({ path, readUpToLine: 0 });
+      unread.push({ path: nameOf(location, path), readUpToLine: 0 });
       continue;
     }
     const reading = { lastLine: 0, stopped: false };
     const open = withReadProgress(
-      interrupt ? untilInterrupted(interrupt, reading) : openRecords,
+      interrupt ? untilInterrupted(interrupt, reading, openAt) : openAt,
       deps.onProgress,
     );
     const result = await withLogContext(bindings, () =>
@@ -200,7 +233,7 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
       ...(result.encoding ? { encoding: result.encoding } : {}),
     });
     if (result.statements) statements.set(files.length - 1, result.statements);
-    if (reading.stopped) unread.push({ path, readUpToLine: reading.lastLine });
+    if (reading.stopped) unread.push({ path: result.file, readUpToLine: reading.lastLine });
   }
   await Promise.all(inFlight);
   await new Promise<void>((resolve) => (wouldSendFile ? wouldSendFile.end(resolve) : resolve()));
@@ -229,9 +262,25 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
     wouldSend: run.wouldSendCount,
     ...(deps.target ? { target: deps.target } : {}),
     ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
+    waiting,
   });
 
   await run.report.finish(summary);
+  // Only now, with the outcomes and the summary written: a file moved or deleted before could
+  // not be read again by the run that has to repeat its records. An interrupted run leaves its
+  // files (some not read to the end), a dry run changes nothing.
+  if (!dryRun && !interrupted()) {
+    const care = afterCareOf(feed.source);
+    for (const [i, path] of paths.entries()) {
+      const name = files[i]?.path ?? nameOf(location, path);
+      const verdict = verdictOf(stop !== undefined, run.failedPerFile.get(name) ?? 0);
+      await careForFile(location, path, care, verdict, markerOf(arrival, path)).then(
+        (done) => done && logger.info({ file: name, verdict }, `export file ${done}`),
+        (error: unknown) =>
+          logger.error({ err: error, file: name, verdict }, 'could not move or delete the export file'),
+      );
+    }
+  }
   logger.info(
     { state: summary.state, counts: summary.counts, durationMs: summary.durationMs },
     'run finished',
@@ -252,9 +301,13 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
  * handed on are never read (the summary names the line where reading stopped). A file left
  * unfinished has no sha256 of its whole content: its summary entry says so.
  */
-function untilInterrupted(interrupt: AbortSignal, reading: { lastLine: number; stopped: boolean }) {
+function untilInterrupted(
+  interrupt: AbortSignal,
+  reading: { lastLine: number; stopped: boolean },
+  open: <K extends RecordKind>(feed: FeedOf<K>, file: string) => RecordStream<RecordOf<K>>,
+) {
   return <K extends RecordKind>(feed: FeedOf<K>, file: string): RecordStream<RecordOf<K>> => {
-    const inner = openRecords(feed, file);
+    const inner = open(feed, file);
     let partial: (hash: string) => void = () => {};
     const cut = new Promise<string>((resolve) => {
       partial = resolve;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { PassThrough, Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { inspectEncoding, lineAt } from './encoding-inspect.js';
 import { EncodingError } from './file-stop.js';
 import type { SourceEncoding } from './formats/shared-keys.js';
+import { asExportFile, type ExportFile, readChunks } from './locations/export-file.js';
 import {
   ENCODING_LABEL,
   type FileEncoding,
@@ -50,12 +50,13 @@ export const READ_CHUNK_BYTES = 64 * 1024;
  * (never U+FFFD) and fingerprints the bytes on the way.
  */
 export async function openCheckedText(
-  path: string,
+  given: string | ExportFile,
   encoding: SourceEncoding,
   highWaterMark = READ_CHUNK_BYTES,
 ): Promise<CheckedText> {
-  const chosen = await inspectEncoding(path, encoding, highWaterMark);
-  const bytes = createReadStream(path, { highWaterMark });
+  const file = asExportFile(given);
+  const chosen = await inspectEncoding(file, encoding, highWaterMark);
+  const bytes = Readable.from(readChunks(file, { start: 0 }, highWaterMark), { objectMode: false });
   const hash = createHash('sha256');
   let read = 0;
   const sha256 = new Promise<string>((resolve, reject) => {
@@ -73,11 +74,11 @@ export async function openCheckedText(
   decoder.on('error', (error) => {
     if (!(error instanceof DecodeError) || failure) return;
     const unit = chosen.name === 'utf-16le' || chosen.name === 'utf-16be' ? 2 : 1;
-    failure = lineAt(path, error.offset, unit, chosen.name === 'utf-16be').then(
+    failure = lineAt(file, error.offset, unit, chosen.name === 'utf-16be').then(
       (line) =>
         new EncodingError(
-          path,
-          `${path}: not valid ${ENCODING_LABEL[chosen.name]} at line ${line}, byte offset ${error.offset} (${hex(error.byte)}), although the first read of the file found it valid: the file changed while it was read; run again once it is complete`,
+          file.name,
+          `${file.name}: not valid ${ENCODING_LABEL[chosen.name]} at line ${line}, byte offset ${error.offset} (${hex(error.byte)}), although the first read of the file found it valid: the file changed while it was read; run again once it is complete`,
           { line, offset: error.offset },
         ),
     );
@@ -97,12 +98,12 @@ export async function openCheckedText(
  * ends `text` with the EncodingError.
  */
 export function openText(
-  path: string,
+  file: string | ExportFile,
   encoding: SourceEncoding,
   highWaterMark = READ_CHUNK_BYTES,
 ): OpenedText {
   const text = new PassThrough({ encoding: 'utf8', decodeStrings: false });
-  const opened = openCheckedText(path, encoding, highWaterMark);
+  const opened = openCheckedText(file, encoding, highWaterMark);
   const sha256 = opened.then((o) => o.sha256);
   sha256.catch(() => {});
   opened.then(

@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { EncodingError } from './file-stop.js';
 import type { SourceEncoding } from './formats/shared-keys.js';
+import { asExportFile, type ExportFile, readChunks } from './locations/export-file.js';
 import {
   bomOf,
   ENCODING_LABEL,
@@ -35,16 +35,17 @@ interface Scan {
  * (isUtf8, indexOf); it ends early once the verdict cannot change.
  */
 export async function inspectEncoding(
-  path: string,
+  given: string | ExportFile,
   declared: SourceEncoding,
   highWaterMark: number,
 ): Promise<FileEncoding> {
-  const scan = await scanFile(path, declared, highWaterMark);
+  const file = asExportFile(given);
+  const scan = await scanFile(file, declared, highWaterMark);
   const problem = async (offset: number, text: string, unit: 1 | 2 = 1) => {
     const bigEndian = scan.bom?.encoding === 'utf-16be' || declared === 'utf-16be';
-    const line = await lineAt(path, offset, unit, bigEndian);
-    const at = `at line ${line}, byte offset ${offset} (${hex(await byteAt(path, offset))})`;
-    return new EncodingError(path, `${path}: ${text.replace('{at}', at)}`, { line, offset });
+    const line = await lineAt(file, offset, unit, bigEndian);
+    const at = `at line ${line}, byte offset ${offset} (${hex(await byteAt(file, offset))})`;
+    return new EncodingError(file.name, `${file.name}: ${text.replace('{at}', at)}`, { line, offset });
   };
 
   if (declared === 'auto') {
@@ -139,13 +140,13 @@ export async function inspectEncoding(
 const OTHER_CODE_PAGE =
   'The file may be in another code page (e.g. DOS CP850, where 0x81 is "ü"), which erp-bridge does not read: export or save it as UTF-8';
 
-async function scanFile(path: string, declared: SourceEncoding, highWaterMark: number): Promise<Scan> {
+async function scanFile(file: ExportFile, declared: SourceEncoding, highWaterMark: number): Promise<Scan> {
   const scan: Scan = { bom: undefined, bytes: new Map() };
   let utf8: Utf8Check | undefined;
   let utf16: Utf16Check | undefined;
   let offset = 0;
   let first = true;
-  for await (const chunk of createReadStream(path, { highWaterMark }) as AsyncIterable<Buffer>) {
+  for await (const chunk of readChunks(file, { start: 0 }, highWaterMark)) {
     if (first) {
       first = false;
       scan.bom = bomOf(chunk);
@@ -192,9 +193,8 @@ async function scanFile(path: string, declared: SourceEncoding, highWaterMark: n
   return scan;
 }
 
-async function byteAt(path: string, offset: number): Promise<number | undefined> {
-  for await (const chunk of createReadStream(path, { start: offset, end: offset }) as AsyncIterable<Buffer>)
-    return chunk[0];
+async function byteAt(file: ExportFile, offset: number): Promise<number | undefined> {
+  for await (const chunk of readChunks(file, { start: offset, end: offset + 1 })) return chunk[0];
   return undefined;
 }
 
@@ -202,7 +202,12 @@ async function byteAt(path: string, offset: number): Promise<number | undefined>
  * The 1-based line of a byte offset: the line breaks (CRLF, CR, LF) before it are counted by
  * reading the file again up to there. Only an error pays for it, so the happy path counts nothing.
  */
-export async function lineAt(path: string, offset: number, unit: 1 | 2, bigEndian: boolean): Promise<number> {
+export async function lineAt(
+  file: ExportFile,
+  offset: number,
+  unit: 1 | 2,
+  bigEndian: boolean,
+): Promise<number> {
   if (offset === 0) return 1;
   let line = 1;
   let afterCr = false;
@@ -216,8 +221,7 @@ export async function lineAt(path: string, offset: number, unit: 1 | 2, bigEndia
       afterCr = true;
     } else afterCr = false;
   };
-  const stream = createReadStream(path, { start: 0, end: offset - 1 }) as AsyncIterable<Buffer>;
-  for await (const chunk of stream) {
+  for await (const chunk of readChunks(file, { start: 0, end: offset })) {
     for (const b of chunk) {
       if (unit === 1) step(b);
       else if (odd === undefined) odd = b;

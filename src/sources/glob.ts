@@ -94,7 +94,11 @@ async function onceEach(paths: string[], onProblem: (problem: GlobProblem) => vo
   return out;
 }
 
-function segmentMatcher(segment: string): (name: string) => boolean {
+/**
+ * The matcher of one glob segment: `*` any run of characters and `?` one character, never a `/`.
+ * The one matcher of the bridge: local globs and the listings of remote locations use it.
+ */
+export function segmentMatcher(segment: string): (name: string) => boolean {
   if (!/[*?]/.test(segment)) return (name) => name === segment;
   const source = segment
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
@@ -105,15 +109,36 @@ function segmentMatcher(segment: string): (name: string) => boolean {
 }
 
 /**
+ * A pure matcher of `/`-separated paths (an SFTP server's paths, an S3 bucket's keys): same number
+ * of segments, each matching its glob segment. Nothing is resolved: the path is taken as given,
+ * so one with a `.` or `..` segment (which a server would resolve out of the glob's folder) never
+ * matches.
+ */
+export function globMatcher(pattern: string): (path: string) => boolean {
+  const wanted = pattern.split('/').map(segmentMatcher);
+  return (path) => {
+    const parts = path.split('/');
+    return (
+      parts.length === wanted.length &&
+      !parts.some((p) => p === '.' || p === '..') &&
+      wanted.every((match, i) => match(parts[i] as string))
+    );
+  };
+}
+
+/** The part of a `/`-separated glob before its first wildcard segment (where a listing starts). */
+export function globBase(pattern: string): string {
+  const parts = pattern.split('/');
+  const firstWild = parts.findIndex((p) => /[*?]/.test(p));
+  return firstWild < 0 ? pattern : parts.slice(0, firstWild).join('/');
+}
+
+/**
  * Whether `file` (resolved to an absolute path first, so `..` cannot step out) is one the glob
  * names: same number of segments, each matching. For files named from outside the feed (an
  * operator's `enqueue --file`, a job): only the feed's own exports may be read.
  */
 export function matchesGlob(pattern: string, file: string): boolean {
-  const wanted = resolve(pattern).split(sep);
-  const parts = resolve(file).split(sep);
-  return (
-    wanted.length === parts.length &&
-    wanted.every((segment, i) => segmentMatcher(segment)(parts[i] as string))
-  );
+  const posix = (path: string) => resolve(path).split(sep).join('/');
+  return globMatcher(posix(pattern))(posix(file));
 }

@@ -5,6 +5,7 @@ import { SourceLayoutError } from './field-plan.js';
 import { EncodingError } from './file-stop.js';
 import { inputOf, readSource, readSourceBytes } from './formats/registry.js';
 import type { StatementTotals } from './formats/statement-totals.js';
+import { asExportFile, type ExportFile } from './locations/export-file.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
 import { fileSha256, openBytes } from './raw-file.js';
 import type { MapOutcome, MappedRecord } from './record.js';
@@ -13,6 +14,7 @@ import type { FileEncoding } from './text-encoding.js';
 
 /** R: the records' type, RecordOf<K> for a feed of kind K. */
 export interface RecordStream<R extends MappedRecord = MappedRecord> {
+  /** The file's name in reports: its path, or for a remote location its label and path. */
   file: string;
   /**
    * One outcome per data row, in file order: mapped, rejected (with reason) or excluded; a batch
@@ -38,12 +40,17 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
 }
 
 /**
- * Streams an export file as mapped records. Nothing is dropped silently: a row that cannot be
- * read becomes a rejection (UNREADABLE_ROW), and when the mapping does not fit the file's header
+ * Streams an export file (a local path, or a file of any location) as mapped records. Nothing is
+ * dropped silently: a row that cannot be read becomes a rejection (UNREADABLE_ROW), and when the mapping does not fit the file's header
  * every row is rejected with that reason, so the report still accounts for each line, and
  * `layoutProblem` tells the import to stop (importFile).
  */
-export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string): RecordStream<RecordOf<K>> {
+export function openRecords<K extends RecordKind>(
+  feed: FeedOf<K>,
+  given: string | ExportFile,
+): RecordStream<RecordOf<K>> {
+  const source = asExportFile(given);
+  const file = source.name;
   const sha256 = deferred<string>();
   const encoding = deferred<FileEncoding | undefined>();
   // The reader starts when `batches` is first read: the encoding is checked (a pass over the
@@ -53,7 +60,7 @@ export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string)
   async function* read(): AsyncGenerator<readonly SourceItem[]> {
     if (inputOf(feed.source.format) === 'bytes') {
       // A binary format reads the file itself: nothing to decode, so no encoding to report.
-      const raw = openBytes(file);
+      const raw = openBytes(source);
       checked = raw;
       encoding.resolve(undefined);
       raw.sha256.then(sha256.resolve, sha256.reject);
@@ -67,11 +74,11 @@ export function openRecords<K extends RecordKind>(feed: FeedOf<K>, file: string)
     if (!('encoding' in feed.source)) throw new Error('a text format without an encoding key');
     let opened: CheckedText;
     try {
-      opened = await openCheckedText(file, feed.source.encoding);
+      opened = await openCheckedText(source, feed.source.encoding);
     } catch (error) {
       encoding.resolve(undefined);
       // A stopped file is still listed in the summary with the fingerprint of what was refused.
-      if (error instanceof EncodingError) await fileSha256(file).then(sha256.resolve, sha256.reject);
+      if (error instanceof EncodingError) await fileSha256(source).then(sha256.resolve, sha256.reject);
       else sha256.reject(error);
       throw error;
     }

@@ -1,24 +1,25 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { ByteInput } from './formats/source-format.js';
+import { asExportFile, type ExportFile, sha256Of } from './locations/export-file.js';
 
 /** A binary export opened for a bytes format: no encoding pass, no decoding. */
 export interface OpenedBytes {
   input: ByteInput;
   /** sha256 of the file's bytes: a pass of its own, since the reader may read out of order. */
   sha256: Promise<string>;
-  /** Bytes the reader has read from disk so far (progress). */
+  /** Bytes the reader has read so far (progress). */
   bytesRead(): number;
 }
 
-export function openBytes(path: string): OpenedBytes {
+export function openBytes(given: string | ExportFile): OpenedBytes {
+  const file = asExportFile(given);
   let read = 0;
-  const sha256 = fileSha256(path);
+  const sha256 = sha256Of(file);
   // The fingerprint is optional for callers; an unobserved rejection must not crash the process.
   sha256.catch(() => {});
   return {
     input: {
-      path,
+      path: file.path,
+      location: file.location,
       countRead: (bytes) => {
         read += bytes;
       },
@@ -28,8 +29,7 @@ export function openBytes(path: string): OpenedBytes {
   };
 }
 
-export async function fileSha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+/** sha256 of a file's bytes (a local path, or a file of any location). */
+export function fileSha256(file: string | ExportFile): Promise<string> {
+  return sha256Of(asExportFile(file));
 }

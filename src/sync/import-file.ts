@@ -18,6 +18,7 @@ import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
 
 export interface ImportPorts {
   run: RunHandle;
+  /** Opens `file` (a path where the runner's location finds it) as records named for reports. */
   open<K extends RecordKind>(feed: FeedOf<K>, file: string): RecordStream<RecordOf<K>>;
   /** Hands a chunk over for syncing; resolves once accepted (this is the import's backpressure). */
   dispatch(chunk: Chunk): Promise<void>;
@@ -33,6 +34,7 @@ export interface ImportPorts {
 }
 
 export interface ImportResult {
+  /** The file's name in reports (RecordStream.file): its path, or a remote location's label and path. */
   file: string;
   sha256: string;
   records: number;
@@ -131,6 +133,7 @@ export async function importFile<K extends RecordKind>(
     else throw error;
   }
   const stream = ports.open(feed, file);
+  const name = stream.file;
   let records = 0;
   let chunks = 0;
   let local: RecordOutcome[] = [];
@@ -174,7 +177,7 @@ export async function importFile<K extends RecordKind>(
     const layout = layoutStopped ? undefined : stream.layoutProblem?.();
     if (layout) {
       layoutStopped = true;
-      await run.stop({ code: 'SOURCE_LAYOUT', message: `${file}: ${layout}`, exitCode: 2 });
+      await run.stop({ code: 'SOURCE_LAYOUT', message: `${name}: ${layout}`, exitCode: 2 });
     }
     for (const outcome of batch) {
       records++;
@@ -194,7 +197,7 @@ export async function importFile<K extends RecordKind>(
   if (stopped) {
     // A file that cannot be read as configured (its encoding): nothing of it is sent, and the
     // run stops with exit code 2 naming the file and what to change.
-    ports.logger?.error({ code: stopped.code, file }, `file stopped: ${stopped.message}`);
+    ports.logger?.error({ code: stopped.code, file: name }, `file stopped: ${stopped.message}`);
     await run.stop({ code: stopped.code, message: stopped.message, exitCode: 2 });
   }
   const last = chunker.rest();
@@ -203,7 +206,7 @@ export async function importFile<K extends RecordKind>(
   const encoding = await stream.encoding;
   const statements = readStatements(stream.statements(), stopped !== undefined);
   return {
-    file,
+    file: name,
     sha256: await stream.sha256,
     records,
     chunks,

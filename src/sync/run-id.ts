@@ -8,3 +8,11 @@ export function newRunId(feed: string, now: number): string {
     .replace(/\.\d+Z$/, 'Z');
   return `${feed}-${stamp}-${randomBytes(3).toString('hex')}`;
 }
+
+/** When a run id was made (newRunId's timestamp, to the second); undefined for another shape. */
+export function runIdTime(runId: string): number | undefined {
+  const stamp = /-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-[0-9a-f]+$/.exec(runId);
+  if (!stamp) return undefined;
+  const [, y, mo, d, h, mi, se] = stamp;
+  return Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${se}Z`);
+}

@@ -242,3 +242,27 @@ class Expected {
     };
   }
 }
+
+/**
+ * A small valid transactions export (no rejected or excluded rows) whose feed reads every CSV of
+ * its folder, with further `source` keys (location, arrival, afterRun) and top-level lines (watch).
+ * `file` is the export's path.
+ */
+export function globbedExport(
+  name: string,
+  options: { sourceKeys?: string[]; topLevel?: string[]; rows?: number; bankAccount?: string } = {},
+): GeneratedExport & { file: string } {
+  const exp = transactionsExport({
+    rows: options.rows ?? 5,
+    name,
+    invalidRows: [],
+    excludedRows: [],
+    ...(options.bankAccount ? { bankAccount: options.bankAccount } : {}),
+  });
+  const yaml = readFileSync(exp.feedFile, 'utf8').replace(
+    /^ {2}path: .*$/m,
+    ['  path: "*.csv"', ...(options.sourceKeys ?? []).map((k) => `  ${k}`)].join('\n'),
+  );
+  writeFileSync(exp.feedFile, `${yaml}\n${(options.topLevel ?? []).join('\n')}\n`);
+  return { ...exp, file: join(exp.dir, 'umsaetze.csv') };
+}

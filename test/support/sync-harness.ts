@@ -106,7 +106,7 @@ export async function syncHarness<F extends Front = Front>(
     feedFile: string,
     dryRun = false,
     alerts?: RunAlerts,
-    extra: Pick<RunnerDeps, 'identity'> = {},
+    extra: Pick<RunnerDeps, 'identity' | 'interrupt'> = {},
   ): Promise<HarnessRun> {
     const loaded = await loadFeedFile(feedFile);
     const result = await runFeed(loaded, dryRun, {

@@ -242,6 +242,8 @@ export function cliProcesses() {
         }),
       );
     },
+    /** A long-running command (e.g. `scheduler`), stopped after the test. */
+    start,
     /** A one-shot command (enqueue, runs, report): resolves once it exited, with its output. */
     async run(args: string[], env: NodeJS.ProcessEnv) {
       const command = start(args, env);

@@ -39,6 +39,8 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
             reimport: flags.reimport,
             dryRun: flags.dryRun,
             acceptNewIdentity: flags.acceptNewIdentity,
+            // Not arrived yet (no marker, still growing): said, and left for a later enqueue or tick.
+            onWaiting: (w) => process.stdout.write(`${loaded.feed.name}: ${w.path}: waiting (${w.reason})\n`),
           },
           {
             feedsDir: fleet.config.feedsDir,

@@ -1,5 +1,6 @@
 import { dashboardQueues } from '../../fleet/dashboard.js';
 import { schedulerPass } from '../../fleet/scheduler.js';
+import { FeedWatch } from '../../fleet/watch.js';
 import { hasCredentials } from '../../ops/admin-auth.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
 import { startAdminServer } from '../../ops/admin-server.js';
@@ -25,9 +26,28 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
     const adminConfig = flags.once ? undefined : loadAdminConfig(process.env, 'scheduler', flags);
     const fleet = await connectFleet(withFeedsDir(process.env, flags.feeds), logger, 'scheduler');
     opened.push(() => fleet.close());
+    // Feeds with `watch`: their locations are polled from this process (not in a one-shot pass).
+    const watch = flags.once
+      ? undefined
+      : new FeedWatch(
+          {
+            feedsDir: fleet.config.feedsDir,
+            registry: fleet.registry,
+            store: fleet.store,
+            imports: fleet.queues.imports,
+            logger: logger.child({ role: 'watch' }),
+            now: () => Date.now(),
+          },
+          logger,
+        );
+    if (watch) opened.push(() => watch.close());
     const pass = async () => {
-      const result = await schedulerPass(fleet.queues.ticks, fleet.config.feedsDir, logger);
-      logger.info(result, 'schedulers in sync with the feed files');
+      const { feeds, ...result } = await schedulerPass(fleet.queues.ticks, fleet.config.feedsDir, logger);
+      watch?.update(feeds, result.broken);
+      logger.info(
+        { ...result, watching: feeds.filter((f) => f.feed.watch).map((f) => f.file) },
+        'schedulers in sync with the feed files',
+      );
       return result;
     };
     // The scheduler never calls the service, so it is ready when Redis answers.

@@ -8,11 +8,13 @@ function seconds(value: string): number {
   return n;
 }
 
-/** `erp-bridge scheduler`: keeps one Job Scheduler per scheduled feed file in Redis. */
+/** `erp-bridge scheduler`: keeps one Job Scheduler per scheduled feed file in Redis and polls watched feeds. */
 export function registerSchedulerCommand(program: Command): void {
   const command = program
     .command('scheduler')
-    .description('keep a cron Job Scheduler per feed file with a schedule (needs REDIS_URL)')
+    .description(
+      'keep a cron Job Scheduler per feed file with a schedule, and poll the locations of feeds with a watch (needs REDIS_URL)',
+    )
     .option(
       '--feeds <dir>',
       'folder of feed files (its subfolders are not read; default: ERP_BRIDGE_FEEDS_DIR or config/feeds)',

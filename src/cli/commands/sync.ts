@@ -14,13 +14,13 @@ import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
 import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
 import { positionOf } from '../../sources/formats/registry.js';
-import { expandGlob } from '../../sources/glob.js';
+import { openLocation } from '../../sources/locations/open-location.js';
 import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { logLevelOption } from '../options.js';
-import { fileBytes, ProgressBar, type ProgressDelta } from '../progress.js';
+import { ProgressBar, type ProgressDelta } from '../progress.js';
 import { connectService } from '../service.js';
 
 interface SyncFlags {
@@ -110,16 +110,19 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     return EXIT.INVALID_CONFIG;
   }
   const bar = tty && flags.progress && format === 'text' ? new ProgressBar(process.stderr, 0) : undefined;
-  // The bar's total (the exports' sizes) arrives while the sync already runs: expanding the globs
-  // is no reason to wait before the first record is sent.
+  // The bar's total (the exports' sizes, as their locations list them) arrives while the sync
+  // already runs: listing the exports is no reason to wait before the first record is sent.
   if (bar)
-    for (const { sourceGlob } of feeds)
-      void expandGlob(sourceGlob)
-        .then((files) => Promise.all(files.map(fileBytes)))
-        .then((sizes) => {
-          for (const bytes of sizes) bar.addTotal(bytes);
+    for (const { feed, sourceGlob } of feeds) {
+      const location = openLocation(feed.source.location, process.env);
+      void location
+        .list(sourceGlob)
+        .then((files) => {
+          for (const file of files) bar.addTotal(file.size);
         })
-        .catch(() => undefined);
+        .catch(() => undefined)
+        .finally(() => location.close());
+    }
 
   // The feeds' last states live next to their reports, so consecutive syncs notify only on a change.
   // A sandbox run says nothing about the real feed: it neither reads nor changes that state.
@@ -191,8 +194,9 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
       const unread = summary.interrupted?.unread
         .map((u) => `\n  not read: ${u.path} after ${positions.get(summary.feed)} ${u.readUpToLine}`)
         .join('');
+      const waiting = (summary.waiting ?? []).map((w) => `\n  waiting: ${w.path} (${w.reason})`).join('');
       process.stdout.write(
-        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}${statementLines(summary)}\n  report: ${files.dir}\n`,
+        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}${waiting}${statementLines(summary)}\n  report: ${files.dir}\n`,
       );
     }
     if (interrupt.signal.aborted)

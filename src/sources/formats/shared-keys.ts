@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { locationSourceKeys } from '../locations/source-keys.js';
 import { compileDateFormat } from '../values/date.js';
 
 /** An unsupported dateFormat is a load-time error (file and key), not a rejection of every row. */
@@ -40,8 +41,12 @@ export type SourceEncoding = z.output<typeof SourceEncoding>;
 
 /** The `source` keys every format has; a format's schema spreads them beside its own. */
 export const sharedSourceKeys = {
-  /** Glob relative to the feed file, e.g. exports/acme/bank-*.csv. */
+  /**
+   * Glob of the exports: on the local disk relative to the feed file, e.g. exports/acme/bank-*.csv;
+   * on a remote location the server's path or the bucket's key pattern, taken as is.
+   */
   path: z.string().min(1),
+  ...locationSourceKeys,
   decimalSeparator: z.enum([',', '.']).default('.'),
   dateFormat: z.string().min(1).default('yyyy-MM-dd').superRefine(supportedDateFormat),
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
+import type { Location } from '../locations/location.js';
 import type { Columns, SourceItem } from '../row.js';
 import type { StatementTotals } from './statement-totals.js';
 
@@ -22,10 +23,13 @@ export type FormatReader<S> = (file: string, text: NodeJS.ReadableStream, source
 
 /**
  * A binary export as a bytes format gets it: the file itself, neither inspected for an encoding
- * nor decoded (a zip container needs random access, so it is a path, not a stream).
+ * nor decoded (a zip container needs random access, so it is a path and its location's ranged
+ * reads, not a stream).
  */
 export interface ByteInput {
+  /** The path as the location names it. */
   readonly path: string;
+  readonly location: Location;
   /** The reader adds the bytes it has read from disk: the progress bar counts them. */
   countRead(bytes: number): void;
 }

@@ -1,8 +1,7 @@
-import { close, createReadStream, fstat, open } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import yauzl from 'yauzl';
 import { FileStopError } from '../file-stop.js';
+import type { Location } from '../locations/location.js';
 import type { ByteInput } from './source-format.js';
 
 /** A workbook file that is not what an xlsx feed expects (not a zip, no workbook, no such sheet). */
@@ -13,12 +12,14 @@ export class XlsxFileError extends FileStopError {
 }
 
 /**
- * Reads the file's ranges for yauzl and counts every byte read from disk: the progress bar then
- * follows what the reader really consumed, although a zip is read out of order.
+ * Reads the file's ranges for yauzl (ranged reads of its location: a remote workbook is never
+ * copied whole) and counts every byte read: the progress bar then follows what the reader really
+ * consumed, although a zip is read out of order.
  */
 class CountingReader extends yauzl.RandomAccessReader {
   constructor(
-    private readonly fd: number,
+    private readonly location: Location,
+    private readonly path: string,
     private readonly countRead: (bytes: number) => void,
   ) {
     super();
@@ -26,7 +27,7 @@ class CountingReader extends yauzl.RandomAccessReader {
 
   override _readStreamForRange(start: number, end: number): Readable {
     if (end <= start) return Readable.from([]);
-    const bytes = createReadStream('', { fd: this.fd, start, end: end - 1, autoClose: false });
+    const bytes = this.location.read(this.path, { start, end });
     const counted = new PassThrough({
       transform: (chunk: Buffer, _encoding, done) => {
         this.countRead(chunk.length);
@@ -38,7 +39,7 @@ class CountingReader extends yauzl.RandomAccessReader {
   }
 
   override close(callback: (err: Error | null) => void): void {
-    close(this.fd, callback);
+    callback(null);
   }
 }
 
@@ -54,8 +55,9 @@ export interface ZipParts {
 export async function openZip(file: string, input: ByteInput): Promise<ZipParts> {
   let zip: yauzl.ZipFile;
   try {
-    const fd = await promisify(open)(input.path, 'r');
-    const size = (await promisify(fstat)(fd)).size;
+    const found = await input.location.stat(input.path);
+    if (!found) throw new Error('the file is gone');
+    const { size } = found;
     // yauzl reads the directory's region twice (to find it, then to list it): progress is capped
     // at the file's size so the bar never runs past its end.
     let counted = 0;
@@ -64,10 +66,14 @@ export async function openZip(file: string, input: ByteInput): Promise<ZipParts>
       counted += add;
       input.countRead(add);
     };
-    zip = await yauzl.fromRandomAccessReaderPromise(new CountingReader(fd, count), size, {
-      lazyEntries: true,
-      autoClose: false,
-    });
+    zip = await yauzl.fromRandomAccessReaderPromise(
+      new CountingReader(input.location, input.path, count),
+      size,
+      {
+        lazyEntries: true,
+        autoClose: false,
+      },
+    );
   } catch (error) {
     throw new XlsxFileError(
       file,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  type BookedBalance,
   type StatementTotals,
   startOfDayBalance,
   statementDifference,

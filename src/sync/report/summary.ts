@@ -56,6 +56,11 @@ export interface RunSummary {
    * line handed on (0: not opened). Lines after it have no outcome: the next run reads them.
    */
   interrupted?: { signal: string; unread: { path: string; readUpToLine: number }[] };
+  /**
+   * Exports listed but not arrived yet (still being written: no marker file yet, or size and mtime
+   * still changing): not read by this run; a later run (or the scheduler's watch) imports them.
+   */
+  waiting?: { path: string; reason: string }[];
 }
 
 const FIRST_ERRORS = 20;
@@ -121,6 +126,7 @@ export interface SummaryInput {
   wouldSend?: number;
   target?: string;
   interrupted?: RunSummary['interrupted'];
+  waiting?: RunSummary['waiting'];
 }
 
 /** The summary of a finished run, the same wherever the run happened (in process or on the fleet). */
@@ -146,5 +152,6 @@ export function buildSummary(input: SummaryInput): RunSummary {
       : {}),
     ...(input.dryRun ? { wouldSend: input.wouldSend ?? 0 } : {}),
     ...(input.interrupted ? { interrupted: input.interrupted } : {}),
+    ...(input.waiting && input.waiting.length > 0 ? { waiting: input.waiting } : {}),
   };
 }

@@ -119,8 +119,10 @@ describe('the scheduler', () => {
     writeFileSync(b, feedYaml('feed-b').replace('kind: transactions', 'kind: transactionz'));
     writeFileSync(c, feedYaml('feed-c'));
     const logs = captureLogs();
-    const pass = await schedulerPass(fleet.queues.ticks, dir, logs.logger);
+    const { feeds, ...pass } = await schedulerPass(fleet.queues.ticks, dir, logs.logger);
     expect(pass).toEqual({ upserted: [`feed:${a}`, `feed:${c}`], removed: [], broken: [b] });
+    // The feeds read this pass (the scheduler's watch follows them); the broken one is not among them.
+    expect(feeds.map((f) => f.file)).toEqual([a, c]);
     const ids = (await fleet.queues.ticks.getJobSchedulers(0, -1)).map((s) => s.key).sort();
     expect(ids).toEqual([`feed:${a}`, `feed:${b}`, `feed:${c}`]);
     const alert = logs.entries().find((line) => line.alert === true);

@@ -8,6 +8,7 @@ import {
   SOURCE_FORMATS,
   Source,
 } from '../../../src/sources/formats/registry.js';
+import { openLocalLocation } from '../../../src/sources/locations/local.js';
 import { openBytes } from '../../../src/sources/raw-file.js';
 import { fixtureWriter } from '../../support/source-files.js';
 
@@ -41,9 +42,13 @@ describe('the byte-input seam', () => {
   it('a text format refuses bytes, so a wrong wiring fails loudly instead of reading garbage', () => {
     const source = Source.parse({ format: 'csv', path: 'x' });
     if (source.format !== 'csv') throw new Error('expected a csv source');
-    expect(() => readSourceBytes('csv', source, 'x.csv', { path: 'x.csv', countRead: () => {} })).toThrow(
-      /reads decoded text, not bytes/,
-    );
+    expect(() =>
+      readSourceBytes('csv', source, 'x.csv', {
+        path: 'x.csv',
+        location: openLocalLocation(),
+        countRead: () => {},
+      }),
+    ).toThrow(/reads decoded text, not bytes/);
     expect(() => readSource('csv', source, 'x.csv', Readable.from([]))).not.toThrow();
   });
 });

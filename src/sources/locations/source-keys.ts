@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { LocationConfig } from './location-config.js';
+
+/**
+ * When a listed export counts as arrived (complete), so a file still being written is not read:
+ * - `immediate`: as soon as it is listed (the local default: local writers can write elsewhere and
+ *   rename into the folder, which is atomic);
+ * - `stable`: its size and mtime are the same in two listings `stableAfterSeconds` apart (the
+ *   default of remote locations, where an upload is visible while it runs);
+ * - `marker`: a file `<name><suffix>` (default `.done`) exists beside it; the marker is no export.
+ * A string (`arrival: marker`) is the type with its defaults.
+ */
+export const Arrival = z.preprocess(
+  (value) => (typeof value === 'string' ? { type: value } : value),
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('immediate') }),
+    z.strictObject({
+      type: z.literal('stable'),
+      stableAfterSeconds: z.number().min(0).max(3600).default(10),
+    }),
+    z.strictObject({
+      type: z.literal('marker'),
+      suffix: z
+        .string()
+        .min(1)
+        .regex(/^[^/*?]+$/, 'a file name suffix such as .done (no /, * or ?)')
+        .default('.done'),
+    }),
+  ]),
+);
+export type Arrival = z.output<typeof Arrival>;
+
+/** A folder beside the file (relative) or an absolute one, never climbing out with `..`. */
+const Folder = z
+  .string()
+  .min(1)
+  .refine((f) => !f.split('/').includes('..'), 'a folder name without ".." (e.g. processed)');
+
+/** Where a feed's exports live, when they count as arrived and what happens to them after a run. */
+export const locationSourceKeys = {
+  /** local (default), sftp or s3 (location-config.ts). */
+  location: LocationConfig.optional(),
+  /** Default: `immediate` for local, `stable` for remote locations. */
+  arrival: Arrival.optional(),
+  /**
+   * After a run whose outcomes are stored: leave the file (default), move it to `processedFolder`
+   * (or `failedFolder` when the run failed it), or delete it. Defaults are resolved by
+   * afterCareOf, so a feed without these keys loads as it did before they existed.
+   */
+  afterRun: z.enum(['leave', 'move', 'delete']).optional(),
+  /** Default `processed`, beside the file. */
+  processedFolder: Folder.optional(),
+  /** Default `failed`, beside the file. */
+  failedFolder: Folder.optional(),
+};
+
+/** The keys of a loaded feed's source that say where and when its files are read. */
+export interface LocatedSource {
+  location?: LocationConfig | undefined;
+  arrival?: Arrival | undefined;
+  afterRun?: 'leave' | 'move' | 'delete' | undefined;
+  processedFolder?: string | undefined;
+  failedFolder?: string | undefined;
+}
+
+/** What is done with a file once its run's outcomes are stored. */
+export type AfterCare =
+  | { action: 'leave' }
+  | { action: 'delete' }
+  | { action: 'move'; processedFolder: string; failedFolder: string };
+
+export function afterCareOf(source: LocatedSource): AfterCare {
+  const action = source.afterRun ?? 'leave';
+  if (action !== 'move') return { action };
+  return {
+    action,
+    processedFolder: source.processedFolder ?? 'processed',
+    failedFolder: source.failedFolder ?? 'failed',
+  };
+}
+
+/** The feed's arrival rule, or its location's default. */
+export function arrivalOf(source: LocatedSource): Arrival {
+  if (source.arrival) return source.arrival;
+  return isRemote(source.location) ? { type: 'stable', stableAfterSeconds: 10 } : { type: 'immediate' };
+}
+
+/** Whether `source.path` names files on a server (taken as is) or on this host (relative to the feed). */
+export function isRemote(location: LocationConfig | undefined): boolean {
+  return location !== undefined && location.type !== 'local';
+}
