@@ -1,0 +1,189 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './redis-server.js';
+import { waitForAnswer } from './tcp-probe.js';
+
+const run = promisify(execFile);
+const HOST = '127.0.0.1';
+/** sshd re-executes itself, so it must be started by its absolute path. */
+const SSHD = '/usr/sbin/sshd';
+
+/** Debian's OpenSSH server, running for one test file on a loopback port. */
+export interface SshdServer {
+  host: string;
+  port: number;
+  user: string;
+  /** The host key's fingerprint as `ssh-keygen -lf` prints it (`SHA256:...`). */
+  hostKey: string;
+  /** The user's private key (OpenSSH format, no passphrase) that the server accepts. */
+  privateKey: string;
+  /** A folder of the test's own on the server (the server sees the local file system). */
+  root: string;
+  /**
+   * Kills the sessions' processes (the listener stays): every open connection breaks at once, as
+   * with a reset, and new connections are accepted.
+   */
+  dropConnections(): Promise<number>;
+  /** How many connections the server holds now (its direct children: one per connection). */
+  connections(): Promise<number>;
+  /**
+   * Stops (SIGSTOP) the sessions' processes: open connections stay up but answer nothing, like a
+   * hung host; new connections are served. stop() kills them.
+   */
+  freezeConnections(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Why SFTP tests cannot run here, or undefined when they can. */
+export function sshdMissing(): string | undefined {
+  try {
+    accessSync(SSHD, constants.X_OK);
+  } catch {
+    return `${SSHD} is missing: apt-get install openssh-server (.ci/run does)`;
+  }
+  return undefined;
+}
+
+/**
+ * Starts `sshd -D -e` on a free loopback port with a generated ed25519 host key and user key in a
+ * temp dir, for the current user, SFTP through `internal-sftp`. Key authentication only: password
+ * authentication would check the system's own password database, which a test must not change.
+ */
+export async function startSshdServer(): Promise<SshdServer> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'erp-bridge-sshd-'));
+  const root = join(dir, 'files');
+  await mkdir(root);
+  const user = userInfo().username;
+  await keygen(join(dir, 'host_key'));
+  await keygen(join(dir, 'user_key'));
+  await writeFile(join(dir, 'authorized_keys'), await readFile(join(dir, 'user_key.pub')));
+  const config = join(dir, 'sshd_config');
+  await writeFile(config, sshdConfig(dir, port, user));
+  ensurePrivsepDir();
+
+  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000);
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`sshd exited (${code}): ${stderr}`))),
+  );
+  exited.catch(() => {});
+  const killNow = () => child.kill('SIGKILL');
+  process.once('exit', killNow); // a crashed test run leaves no server behind
+  await Promise.race([
+    waitForAnswer(HOST, port, {
+      accept: (data) => data.toString().startsWith('SSH-'),
+      failure: `sshd on port ${port} sent no banner`,
+    }),
+    exited,
+  ]);
+
+  const { stdout } = await run('ssh-keygen', ['-lf', join(dir, 'host_key.pub')]);
+  const hostKey = stdout.split(' ')[1] ?? '';
+  const sessions = async () => (child.pid === undefined ? [] : descendantsOf(child.pid));
+  const signalSessions = async (signal: NodeJS.Signals) => {
+    const pids = await sessions();
+    for (const pid of pids) signalGone(pid, signal);
+    return pids.length;
+  };
+
+  return {
+    host: HOST,
+    port,
+    user,
+    hostKey,
+    privateKey: await readFile(join(dir, 'user_key'), 'utf8'),
+    root,
+    dropConnections: () => signalSessions('SIGKILL'),
+    connections: async () => (child.pid === undefined ? 0 : (await childrenOf(child.pid)).length),
+    freezeConnections: () => signalSessions('SIGSTOP'),
+    stop: async () => {
+      process.off('exit', killNow);
+      await signalSessions('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await gone;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function keygen(file: string): Promise<unknown> {
+  return run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'erp-bridge-test', '-f', file]);
+}
+
+function sshdConfig(dir: string, port: number, user: string): string {
+  return [
+    `Port ${port}`,
+    `ListenAddress ${HOST}`,
+    `HostKey ${join(dir, 'host_key')}`,
+    'PidFile none',
+    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+    `AllowUsers ${user}`,
+    // Tests run as root here; keys only, never a password.
+    'PermitRootLogin prohibit-password',
+    'PubkeyAuthentication yes',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'UsePAM no',
+    // The temp dir's owner and modes are not the user's home's.
+    'StrictModes no',
+    'Subsystem sftp internal-sftp',
+    'LogLevel VERBOSE',
+    '',
+  ].join('\n');
+}
+
+/**
+ * sshd refuses to start as root without its privilege-separation directory, which the Debian
+ * service creates at boot (RuntimeDirectory=sshd); a container without systemd has none.
+ */
+function ensurePrivsepDir(): void {
+  if (process.getuid?.() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { mode: 0o755 });
+}
+
+/** Signals a process that may have exited since it was listed. */
+function signalGone(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/** Each running process's parent, from /proc. */
+async function parents(): Promise<Map<number, number>> {
+  const parentOf = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // After the command's closing parenthesis: the state, then the parent's pid.
+    const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    if (parent !== undefined) parentOf.set(Number(entry), Number(parent));
+  }
+  return parentOf;
+}
+
+/** The processes whose parent is `pid`: sshd forks a monitor per connection. */
+async function childrenOf(pid: number): Promise<number[]> {
+  return [...(await parents())].filter(([, parent]) => parent === pid).map(([child]) => child);
+}
+
+/** All processes below `pid`: the monitors and the processes that speak SFTP for them. */
+async function descendantsOf(pid: number): Promise<number[]> {
+  const parentOf = [...(await parents())];
+  const below = (of: number): number[] =>
+    parentOf.filter(([, parent]) => parent === of).flatMap(([child]) => [child, ...below(child)]);
+  return below(pid);
+}
