@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -241,6 +241,28 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
     const at = Number(/ at byte (\d+)$/.exec(retries[0]?.operation ?? '')?.[1]);
     expect(retries[0]?.operation).toBe(`read ${bigPath} at byte ${at}`);
     expect(at).toBeGreaterThan(1024 * 1024); // resumed there, not from the start
+  });
+
+  it('refuses to resume into a file that changed meanwhile, rather than splice two versions', async () => {
+    const { loc } = location();
+    const path = join(server.root, 'changing.bin');
+    writeFileSync(path, big);
+    let received = 0;
+    const error = await thrown(
+      (async () => {
+        for await (const chunk of loc.read(path)) {
+          received += (chunk as Buffer).length;
+          if (received > 1024 * 1024 && received - (chunk as Buffer).length <= 1024 * 1024) {
+            appendFileSync(path, 'more');
+            await server.dropConnections();
+          }
+        }
+      })(),
+    );
+    expect(String(error)).toMatch(
+      /the file changed while it was read \(was size \d+, mtime \d+, now size \d+/,
+    );
+    expect(String(error)).toContain(path);
   });
 
   it('resumes a read when the server hangs mid-stream (keepalive gives up, a new connection reads on)', async () => {
