@@ -35,7 +35,17 @@ export interface SshdServer {
    * hung host; new connections are served. stop() kills them.
    */
   freezeConnections(): Promise<number>;
+  /** The tail of sshd's log (-e: to stderr). */
+  log(): string;
   stop(): Promise<void>;
+}
+
+export interface SshdOptions {
+  /**
+   * Also offer password authentication. It checks the system's password database, which a test
+   * must not change, so no password succeeds: for tests that a password is sent and refused.
+   */
+  passwords?: boolean;
 }
 
 /** Why SFTP tests cannot run here, or undefined when they can. */
@@ -53,7 +63,7 @@ export function sshdMissing(): string | undefined {
  * temp dir, for the current user, SFTP through `internal-sftp`. Key authentication only: password
  * authentication would check the system's own password database, which a test must not change.
  */
-export async function startSshdServer(): Promise<SshdServer> {
+export async function startSshdServer(options: SshdOptions = {}): Promise<SshdServer> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'erp-bridge-sshd-'));
   const root = join(dir, 'files');
@@ -63,7 +73,7 @@ export async function startSshdServer(): Promise<SshdServer> {
   await keygen(join(dir, 'user_key'));
   await writeFile(join(dir, 'authorized_keys'), await readFile(join(dir, 'user_key.pub')));
   const config = join(dir, 'sshd_config');
-  await writeFile(config, sshdConfig(dir, port, user));
+  await writeFile(config, sshdConfig(dir, port, user, options.passwords ?? false));
   ensurePrivsepDir();
 
   const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], {
@@ -106,6 +116,7 @@ export async function startSshdServer(): Promise<SshdServer> {
     dropConnections: () => signalSessions('SIGKILL'),
     connections: async () => (child.pid === undefined ? 0 : (await childrenOf(child.pid)).length),
     freezeConnections: () => signalSessions('SIGSTOP'),
+    log: () => stderr,
     stop: async () => {
       process.off('exit', killNow);
       await signalSessions('SIGKILL');
@@ -123,7 +134,7 @@ function keygen(file: string): Promise<unknown> {
   return run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'erp-bridge-test', '-f', file]);
 }
 
-function sshdConfig(dir: string, port: number, user: string): string {
+function sshdConfig(dir: string, port: number, user: string, passwords: boolean): string {
   return [
     `Port ${port}`,
     `ListenAddress ${HOST}`,
@@ -131,10 +142,11 @@ function sshdConfig(dir: string, port: number, user: string): string {
     'PidFile none',
     `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
     `AllowUsers ${user}`,
-    // Tests run as root here; keys only, never a password.
-    'PermitRootLogin prohibit-password',
+    // Tests run as root here.
+    `PermitRootLogin ${passwords ? 'yes' : 'prohibit-password'}`,
     'PubkeyAuthentication yes',
-    'PasswordAuthentication no',
+    `PasswordAuthentication ${passwords ? 'yes' : 'no'}`,
+    'PermitEmptyPasswords no',
     'KbdInteractiveAuthentication no',
     'UsePAM no',
     // The temp dir's owner and modes are not the user's home's.

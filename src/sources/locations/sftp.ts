@@ -81,6 +81,9 @@ export function openSftpLocation(
         handle,
         start,
         ...(end !== undefined ? { end: end - 1 } : {}),
+        // ssh2 keeps one read request in flight, of up to this size: OpenSSH's largest read (255
+        // KiB, its limits@openssh.com answer) per round trip instead of ssh2's default 64 KiB.
+        highWaterMark: 255 * 1024,
       });
       // A request pending when the connection breaks fails, but a stream paused by backpressure
       // has none: it learns of the break here.

@@ -181,8 +181,8 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
     ).toThrow(/passphraseEnv names the environment variable EMPTY_ONE, which is empty/);
   });
 
-  it('says which variables the server refused, not their values', async () => {
-    const other = await startSshdServer();
+  it('says which variables the server refused, not their values; a password is sent as one', async () => {
+    const other = await startSshdServer({ passwords: true });
     try {
       env.OTHER_KEY = other.privateKey; // a valid key the server does not know
       const { loc, retries } = location({}, { privateKeyEnv: 'OTHER_KEY' });
@@ -193,6 +193,20 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
       expect(retries).toEqual([]);
       // Registered where it was read: an echo of the key in any message is scrubbed.
       expect(secrets.scrub(`echo: ${other.privateKey}`)).toBe('echo: [REDACTED]');
+
+      env.SFTP_PASSWORD = 'not-the-password-1';
+      const { privateKeyEnv: _, ...keyless } = config;
+      const byPassword = openSftpLocation(
+        { ...keyless, port: other.port, hostKey: other.hostKey, passwordEnv: 'SFTP_PASSWORD' },
+        env,
+        { retry: FAST },
+      );
+      open.push(byPassword);
+      const refused = await thrown(byPassword.list(`${server.root}/*.csv`));
+      expect(refused).toMatchObject({ code: 'AUTH_FAILED' });
+      expect(String(refused)).toContain('SFTP_PASSWORD');
+      expect(String(refused)).not.toContain('not-the-password-1');
+      expect(other.log()).toMatch(new RegExp(`Failed password for ${server.user} from 127\\.0\\.0\\.1`));
     } finally {
       await other.stop();
     }
