@@ -3,7 +3,7 @@ import type { SFTPWrapper } from 'ssh2';
 import { globMatcher, hasWildcard } from './glob-match.js';
 import type { LocatedFile, Location } from './location.js';
 import type { SftpLocationConfig } from './location-config.js';
-import { type OpenedRange, resumableRead } from './resumable-read.js';
+import { type OpenedRange, resumableRead } from './resumable-stream.js';
 import { DEFAULT_RETRY, type RetryEvent, type RetryPolicy, withRetry } from './retry.js';
 import {
   closeHandle,
