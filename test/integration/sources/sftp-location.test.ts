@@ -1,5 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +220,20 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
     } finally {
       await other.stop();
     }
+  });
+
+  it('logs in with a passphrase-protected key, the passphrase from its own variable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-sftp-key-'));
+    const keyFile = join(dir, 'key');
+    writeFileSync(keyFile, server.privateKey, { mode: 0o600 });
+    execFileSync('ssh-keygen', ['-q', '-p', '-P', '', '-N', 'correct horse', '-f', keyFile]);
+    const encrypted = readFileSync(keyFile, 'utf8');
+    rmSync(dir, { recursive: true });
+    expect(encrypted).not.toBe(server.privateKey);
+    env.ENCRYPTED_KEY = encrypted;
+    env.KEY_PASSPHRASE = 'correct horse';
+    const { loc } = location({}, { privateKeyEnv: 'ENCRYPTED_KEY', passphraseEnv: 'KEY_PASSPHRASE' });
+    expect(await loc.stat(bigPath)).toMatchObject({ size: big.length });
   });
 
   it('moves a file into a folder it creates (mkdir -p), replacing one of that name, and removes files', async () => {
