@@ -1,9 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { childrenOf, descendantsOf, signal, waitUntilGone } from './process-tree.js';
 import { freePort } from './redis-server.js';
 import { waitForAnswer } from './tcp-probe.js';
 
@@ -25,7 +26,7 @@ export interface SshdServer {
   root: string;
   /**
    * Kills the sessions' processes (the listener stays): every open connection breaks at once, as
-   * with a reset, and new connections are accepted.
+   * with a reset, and new connections are accepted. Resolves with how many it broke.
    */
   dropConnections(): Promise<number>;
   /** How many connections the server holds now (its direct children: one per connection). */
@@ -60,8 +61,8 @@ export function sshdMissing(): string | undefined {
 
 /**
  * Starts `sshd -D -e` on a free loopback port with a generated ed25519 host key and user key in a
- * temp dir, for the current user, SFTP through `internal-sftp`. Key authentication only: password
- * authentication would check the system's own password database, which a test must not change.
+ * temp dir, for the current user, SFTP through `internal-sftp`. Keys log in; passwords (on request)
+ * are only ever refused, since sshd checks them against the system's password database.
  */
 export async function startSshdServer(options: SshdOptions = {}): Promise<SshdServer> {
   const port = await freePort();
@@ -87,8 +88,13 @@ export async function startSshdServer(options: SshdOptions = {}): Promise<SshdSe
     child.once('exit', (code) => reject(new Error(`sshd exited (${code}): ${stderr}`))),
   );
   exited.catch(() => {});
-  const killNow = () => child.kill('SIGKILL');
-  process.once('exit', killNow); // a crashed test run leaves no server behind
+  const listener = child.pid ?? -1;
+  // A crashed test run leaves no server behind (zombies at worst: only synchronous work here).
+  const killNow = () => {
+    for (const pid of descendantsOf(listener).reverse()) signal(pid, 'SIGKILL');
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killNow);
   await Promise.race([
     waitForAnswer(HOST, port, {
       accept: (data) => data.toString().startsWith('SSH-'),
@@ -99,11 +105,20 @@ export async function startSshdServer(options: SshdOptions = {}): Promise<SshdSe
 
   const { stdout } = await run('ssh-keygen', ['-lf', join(dir, 'host_key.pub')]);
   const hostKey = stdout.split(' ')[1] ?? '';
-  const sessions = async () => (child.pid === undefined ? [] : descendantsOf(child.pid));
-  const signalSessions = async (signal: NodeJS.Signals) => {
-    const pids = await sessions();
-    for (const pid of pids) signalGone(pid, signal);
-    return pids.length;
+  /**
+   * Breaks every connection: first the processes that speak SFTP (their session process reaps
+   * them), then the session processes, whose sockets close (the listener reaps them); in that
+   * order no process is left a zombie. Frozen processes are woken to be reaped.
+   */
+  const drop = async (): Promise<number> => {
+    const sessions = childrenOf(listener);
+    const below = descendantsOf(listener).filter((pid) => !sessions.includes(pid));
+    for (const pid of below) signal(pid, 'SIGKILL');
+    for (const pid of sessions) signal(pid, 'SIGCONT');
+    await waitUntilGone(below);
+    for (const pid of sessions) signal(pid, 'SIGKILL');
+    await waitUntilGone(sessions);
+    return sessions.length;
   };
 
   return {
@@ -113,13 +128,17 @@ export async function startSshdServer(options: SshdOptions = {}): Promise<SshdSe
     hostKey,
     privateKey: await readFile(join(dir, 'user_key'), 'utf8'),
     root,
-    dropConnections: () => signalSessions('SIGKILL'),
-    connections: async () => (child.pid === undefined ? 0 : (await childrenOf(child.pid)).length),
-    freezeConnections: () => signalSessions('SIGSTOP'),
+    dropConnections: drop,
+    connections: async () => childrenOf(listener).length,
+    freezeConnections: async () => {
+      const pids = descendantsOf(listener);
+      for (const pid of pids) signal(pid, 'SIGSTOP');
+      return childrenOf(listener).length;
+    },
     log: () => stderr,
     stop: async () => {
       process.off('exit', killNow);
-      await signalSessions('SIGKILL');
+      await drop();
       if (child.exitCode === null && child.signalCode === null) {
         const gone = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
@@ -163,39 +182,4 @@ function sshdConfig(dir: string, port: number, user: string, passwords: boolean)
  */
 function ensurePrivsepDir(): void {
   if (process.getuid?.() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { mode: 0o755 });
-}
-
-/** Signals a process that may have exited since it was listed. */
-function signalGone(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
-}
-
-/** Each running process's parent, from /proc. */
-async function parents(): Promise<Map<number, number>> {
-  const parentOf = new Map<number, number>();
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // After the command's closing parenthesis: the state, then the parent's pid.
-    const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-    if (parent !== undefined) parentOf.set(Number(entry), Number(parent));
-  }
-  return parentOf;
-}
-
-/** The processes whose parent is `pid`: sshd forks a monitor per connection. */
-async function childrenOf(pid: number): Promise<number[]> {
-  return [...(await parents())].filter(([, parent]) => parent === pid).map(([child]) => child);
-}
-
-/** All processes below `pid`: the monitors and the processes that speak SFTP for them. */
-async function descendantsOf(pid: number): Promise<number[]> {
-  const parentOf = [...(await parents())];
-  const below = (of: number): number[] =>
-    parentOf.filter(([, parent]) => parent === of).flatMap(([child]) => [child, ...below(child)]);
-  return below(pid);
 }

@@ -72,7 +72,7 @@ export const DEFAULT_TUNING: SftpTuning = {
 /** One authenticated SSH connection with its SFTP channel. */
 export interface SftpLink {
   sftp: SFTPWrapper;
-  /** Whether it is gone (closed by either side or broken). */
+  /** Whether it is gone (closed by either side, broken, or its SFTP channel ended). */
   isClosed(): boolean;
   /** Calls `listener` once when the connection is gone; returns the unsubscribe. */
   onClose(listener: () => void): () => void;
@@ -101,8 +101,18 @@ export function connectSftp(
     const client = new Client();
     let seen: { fingerprint: string; type: string } | undefined;
     let settled = false;
+    /** The link is of no use any more: the connection or its SFTP channel closed. */
     let gone = false;
     const closeListeners = new Set<() => void>();
+    const markGone = () => {
+      if (gone) return;
+      gone = true;
+      for (const listener of closeListeners) listener();
+      closeListeners.clear();
+    };
+    /** The connection itself closed. */
+    let ended = false;
+    const endListeners = new Set<() => void>();
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
@@ -113,14 +123,21 @@ export function connectSftp(
     // that through onClose and their own failed requests.
     client.on('error', fail);
     client.on('close', () => {
-      gone = true;
-      for (const listener of closeListeners) listener();
-      closeListeners.clear();
+      ended = true;
+      for (const listener of endListeners) listener();
+      endListeners.clear();
+      markGone();
       fail(new SftpError('CONNECTION_LOST', `${label}: the connection closed during the handshake`));
     });
     client.on('ready', () => {
       client.sftp((error, sftp) => {
         if (error) return fail(error);
+        // The server may end the SFTP subsystem and keep the connection: without its channel the
+        // connection is of no use, and ending it tells every user of the link (onClose).
+        sftp.once('close', () => {
+          markGone();
+          client.end();
+        });
         settled = true;
         resolve({
           sftp,
@@ -131,8 +148,8 @@ export function connectSftp(
             return () => closeListeners.delete(listener);
           },
           end: (graceMs = 2_000) => {
-            if (gone) return Promise.resolve();
-            const done = new Promise<void>((resolveEnd) => closeListeners.add(resolveEnd));
+            if (ended) return Promise.resolve();
+            const done = new Promise<void>((resolveEnd) => endListeners.add(resolveEnd));
             const timer = setTimeout(() => client.destroy(), graceMs);
             timer.unref();
             client.end();

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
 import { globMatcher, hasWildcard } from './glob-match.js';
 import type { LocatedFile, Location } from './location.js';
@@ -77,7 +78,7 @@ export function openSftpLocation(
         await closeHandle(sftp, handle).catch(() => {});
         throw error;
       }
-      const stream = sftp.createReadStream(path, {
+      const remote = sftp.createReadStream(path, {
         handle,
         start,
         ...(end !== undefined ? { end: end - 1 } : {}),
@@ -85,13 +86,20 @@ export function openSftpLocation(
         // KiB, its limits@openssh.com answer) per round trip instead of ssh2's default 64 KiB.
         highWaterMark: 255 * 1024,
       });
+      // ssh2's stream reports an error only once it has closed its handle, which a broken
+      // connection never answers; the reader hears of the break through this stream instead.
+      const stream = new PassThrough({ highWaterMark: 0 });
+      remote.on('error', (error: Error) => stream.destroy(error));
+      remote.pipe(stream);
       // A request pending when the connection breaks fails, but a stream paused by backpressure
       // has none: it learns of the break here.
       const unsubscribe = link.onClose(() =>
         stream.destroy(new SftpError('CONNECTION_LOST', `${label}: the connection closed`)),
       );
-      stream.once('end', unsubscribe);
-      stream.once('error', unsubscribe);
+      stream.once('close', () => {
+        unsubscribe();
+        remote.destroy();
+      });
       return { stream, version };
     });
 
