@@ -29,6 +29,12 @@ export interface SshdServer {
    * with a reset, and new connections are accepted. Resolves with how many it broke.
    */
   dropConnections(): Promise<number>;
+  /**
+   * Aborts every TCP connection to the server in the kernel (`ss -K`, iproute2): the client sees
+   * ECONNABORTED or ECONNRESET mid-stream, as with a network failure; sshd's sessions end cleanly.
+   * Resolves with how many connections it aborted.
+   */
+  resetConnections(): Promise<number>;
   /** How many connections the server holds now (its direct children: one per connection). */
   connections(): Promise<number>;
   /**
@@ -129,6 +135,18 @@ export async function startSshdServer(options: SshdOptions = {}): Promise<SshdSe
     privateKey: await readFile(join(dir, 'user_key'), 'utf8'),
     root,
     dropConnections: drop,
+    resetConnections: async () => {
+      const filter = ['(', 'sport', '=', `:${port}`, 'or', 'dport', '=', `:${port}`, ')'];
+      const { stdout } = await run('ss', ['-K', '-t', '-n', 'state', 'established', ...filter]);
+      // One line per socket aborted, after a header; a connection's second end may already be
+      // gone (reset by the first), so connections are counted by their pair of addresses.
+      const pairs = stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/).slice(-2).sort().join(' '));
+      return new Set(pairs).size;
+    },
     connections: async () => childrenOf(listener).length,
     freezeConnections: async () => {
       const pids = descendantsOf(listener);

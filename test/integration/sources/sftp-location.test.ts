@@ -263,7 +263,7 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
     expect(retries).toEqual([]);
   });
 
-  it('resumes a read at the byte reached when the connection is killed mid-stream', async () => {
+  it('resumes a read at the byte reached when the server kills its session mid-stream', async () => {
     const { loc, retries } = location();
     const chunks: Buffer[] = [];
     let received = 0;
@@ -279,6 +279,22 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
     const at = Number(/ at byte (\d+)$/.exec(retries[0]?.operation ?? '')?.[1]);
     expect(retries[0]?.operation).toBe(`read ${bigPath} at byte ${at}`);
     expect(at).toBeGreaterThan(1024 * 1024); // resumed there, not from the start
+  });
+
+  it('resumes a read when the network aborts the connection mid-stream', async () => {
+    const { loc, retries } = location();
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let reset = 0;
+    for await (const chunk of loc.read(bigPath, { start: 3, end: big.length - 3 })) {
+      chunks.push(chunk as Buffer);
+      received += (chunk as Buffer).length;
+      if (reset === 0 && received > 1024 * 1024) reset = await server.resetConnections();
+    }
+    expect(reset).toBeGreaterThan(0);
+    expect(Buffer.concat(chunks).equals(big.subarray(3, big.length - 3))).toBe(true);
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(String(retries[0]?.error)).toMatch(/ECONNABORTED|ECONNRESET|connection closed|No response/);
   });
 
   it('refuses to resume into a file that changed meanwhile, rather than splice two versions', async () => {
