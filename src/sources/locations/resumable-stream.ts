@@ -2,6 +2,11 @@ import { Readable } from 'node:stream';
 import type { ByteRange } from './location.js';
 import { type RetryEvent, type RetryPolicy, retryDelay } from './retry.js';
 
+/** A resumed read found another version of the file than it started with. */
+export class FileChangedError extends Error {
+  override readonly name = 'FileChangedError';
+}
+
 /** One opening of a remote file from a byte offset. */
 export interface OpenedRange {
   stream: Readable;
@@ -75,12 +80,10 @@ class ResumableRead extends Readable {
       }
       if (this.#version !== undefined && opened.version !== this.#version) {
         opened.stream.destroy();
-        this.destroy(
-          this.options.fail(
-            new Error(`the file changed while it was read (was ${this.#version}, now ${opened.version})`),
-            this.#offset,
-          ),
+        const changed = new FileChangedError(
+          `the file changed while it was read (was ${this.#version}, now ${opened.version})`,
         );
+        this.destroy(this.options.fail(changed, this.#offset));
         return;
       }
       this.#version = opened.version;

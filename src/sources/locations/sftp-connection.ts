@@ -127,7 +127,7 @@ export function connectSftp(
       for (const listener of endListeners) listener();
       endListeners.clear();
       markGone();
-      fail(new SftpError('CONNECTION_LOST', `${label}: the connection closed during the handshake`));
+      fail(new SftpError('CONNECTION_LOST', 'the connection closed during the handshake'));
     });
     client.on('ready', () => {
       client.sftp((error, sftp) => {

@@ -1,3 +1,5 @@
+import { FileChangedError } from './resumable-stream.js';
+
 /**
  * An SFTP location's failure, with a stable `code` and a message that names the location (never a
  * secret) and, for file operations, the path.
@@ -14,6 +16,7 @@ export class SftpError extends Error {
       | 'CONNECTION_LOST'
       | 'NO_SUCH_FILE'
       | 'PERMISSION_DENIED'
+      | 'CHANGED'
       | 'SFTP_FAILED',
     message: string,
     options?: { cause?: unknown },
@@ -61,18 +64,26 @@ export function isTransientSftpError(error: unknown): boolean {
 }
 
 /** ssh2's error for a file operation, as an SftpError naming the location and the path. */
-export function fileError(label: string, operation: string, path: string, cause: unknown): SftpError {
+export function fileError(
+  label: string,
+  operation: string,
+  path: string,
+  cause: unknown,
+  suffix = '',
+): SftpError {
   const status = (cause as { code?: unknown } | undefined)?.code;
   const reason = cause instanceof Error ? cause.message : String(cause);
   const code =
-    status === SFTP_STATUS.NO_SUCH_FILE
-      ? 'NO_SUCH_FILE'
-      : status === SFTP_STATUS.PERMISSION_DENIED
-        ? 'PERMISSION_DENIED'
-        : isTransientSftpError(cause)
-          ? 'CONNECTION_LOST'
-          : 'SFTP_FAILED';
-  return new SftpError(code, `${label}: ${operation} ${path}: ${reason}`, { cause });
+    cause instanceof FileChangedError
+      ? 'CHANGED'
+      : status === SFTP_STATUS.NO_SUCH_FILE
+        ? 'NO_SUCH_FILE'
+        : status === SFTP_STATUS.PERMISSION_DENIED
+          ? 'PERMISSION_DENIED'
+          : isTransientSftpError(cause)
+            ? 'CONNECTION_LOST'
+            : 'SFTP_FAILED';
+  return new SftpError(code, `${label}: ${operation} ${path}: ${reason}${suffix}`, { cause });
 }
 
 export function isNoSuchFile(error: unknown): boolean {

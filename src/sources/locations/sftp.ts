@@ -64,8 +64,15 @@ export function openSftpLocation(
       (attempt) => session.use((sftp) => request(sftp, attempt)),
       options.onRetry,
     ).catch((error: unknown) => {
-      throw error instanceof SftpError ? error : fileError(label, operation, path, error);
+      throw finalError(operation, path, error);
     });
+
+  /** The error a call ends with: ours as they are, the rest naming location and path. */
+  const finalError = (operation: string, path: string, error: unknown): SftpError => {
+    if (error instanceof SftpError && error.code !== 'CONNECTION_LOST') return error;
+    const retried = isTransientSftpError(error) ? ` (gave up after ${policy.retries} retries)` : '';
+    return fileError(label, operation, path, error, retried);
+  };
 
   const openRange = async (path: string, start: number, end: number | undefined): Promise<OpenedRange> =>
     session.use(async (sftp, link) => {
@@ -94,7 +101,7 @@ export function openSftpLocation(
       // A request pending when the connection breaks fails, but a stream paused by backpressure
       // has none: it learns of the break here.
       const unsubscribe = link.onClose(() =>
-        stream.destroy(new SftpError('CONNECTION_LOST', `${label}: the connection closed`)),
+        stream.destroy(new SftpError('CONNECTION_LOST', 'the connection closed')),
       );
       stream.once('close', () => {
         unsubscribe();
@@ -128,8 +135,7 @@ export function openSftpLocation(
         isTransient: isTransientSftpError,
         policy,
         ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-        fail: (cause, offset) =>
-          cause instanceof SftpError ? cause : fileError(label, `read (at byte ${offset})`, path, cause),
+        fail: (cause, offset) => finalError(`read (at byte ${offset})`, path, cause),
       }),
     move: (path, folder) => {
       const target = posix.resolve(posix.dirname(path), folder);
