@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { waitForAnswer } from './tcp-probe.js';
 
 /** Where a test Redis came from, in the order they are tried. */
 export type RedisSource = 'REDIS_URL' | 'redis-server' | 'testcontainers';
@@ -54,25 +55,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Sends PING over a raw socket until +PONG comes back (no client library, no error-event noise). */
-async function waitForPing(host: string, port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ host, port });
-      socket.setTimeout(500, () => socket.destroy());
-      socket.once('connect', () => socket.write('PING\r\n'));
-      socket.once('data', (data) => {
-        socket.destroy();
-        resolve(data.toString().startsWith('+PONG'));
-      });
-      socket.once('close', () => resolve(false));
-      socket.once('error', () => {});
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`redis on port ${port} did not answer PING`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Sends PING until +PONG comes back. */
+function waitForPing(host: string, port: number): Promise<void> {
+  return waitForAnswer(host, port, {
+    send: 'PING\r\n',
+    accept: (data) => data.toString().startsWith('+PONG'),
+    failure: `redis on port ${port} did not answer PING`,
+  });
 }
 
 function serverArgs(bind: string, port: number, dir: string, persistent: boolean): string[] {
