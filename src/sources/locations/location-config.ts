@@ -47,11 +47,7 @@ export const S3Location = z
   })
   .strict();
 
-export const LocationConfig = z.discriminatedUnion('type', [
-  LocalLocation,
-  SftpLocation,
-  S3Location,
-]);
+export const LocationConfig = z.discriminatedUnion('type', [LocalLocation, SftpLocation, S3Location]);
 export type LocationConfig = z.output<typeof LocationConfig>;
 export type SftpLocationConfig = z.output<typeof SftpLocation>;
 export type S3LocationConfig = z.output<typeof S3Location>;
