@@ -33,6 +33,11 @@ export interface S3TestServer {
   /** Writes an object directly (not through the location under test). */
   put(key: string, body: Buffer | string): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * Stops the server (its open connections are closed mid-answer) and starts it again on the same
+   * port with the same store; the request log starts anew.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,14 +48,35 @@ export interface S3TestServer {
  */
 export async function startS3Server(bucket = 'exports'): Promise<S3TestServer> {
   const directory = await mkdtemp(join(tmpdir(), 'erp-bridge-s3rver-'));
-  const child = spawn(
-    process.execPath,
-    ['--openssl-legacy-provider', '--import', 'tsx', 'test/support/s3rver-main.ts', directory, bucket],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const killNow = () => child.kill('SIGKILL');
+  let child: ChildProcess | undefined;
+  const start = async (port: number) => {
+    const proc = spawn(
+      process.execPath,
+      [
+        '--openssl-legacy-provider',
+        '--import',
+        'tsx',
+        'test/support/s3rver-main.ts',
+        directory,
+        bucket,
+        String(port),
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = proc;
+    return listeningPort(proc);
+  };
+  const stop = async () => {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGTERM');
+    await exited;
+  };
+  const killNow = () => child?.kill('SIGKILL');
   process.once('exit', killNow); // a crashed test run leaves no server behind
-  const port = await listeningPort(child);
+  const port = await start(0);
   const endpoint = `http://${HOST}:${port}`;
   const client = new S3Client({
     endpoint,
@@ -78,14 +104,14 @@ export async function startS3Server(bucket = 'exports'): Promise<S3TestServer> {
     delete: async (key) => {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
+    restart: async () => {
+      await stop();
+      await start(port);
+    },
     stop: async () => {
       process.off('exit', killNow);
       client.destroy();
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stop();
       await rm(directory, { recursive: true, force: true });
     },
   };

@@ -204,6 +204,24 @@ describe('S3 location: ranged, streamed reads', () => {
     expect(resumed[1]?.ifMatch).toMatch(/^".+"$/);
   });
 
+  it('rides out a server restart mid-read: connection closed, refused, then served again', async () => {
+    const notices: RetryNotice[] = [];
+    // Enough retries for a restart (a node start); each waits at most 200 ms.
+    const retry = { retries: 100, firstDelayMs: 20, maxDelayMs: 200 };
+    const s3 = location(server.endpoint, { retry, onRetry: (n) => notices.push(n) });
+    const stream = s3.read('reads/big.bin');
+    const first = await new Promise<Buffer>((resolve) => stream.once('data', resolve));
+    stream.pause();
+    await server.restart();
+
+    const rest = await drain(stream);
+    expect(rest.error).toBeUndefined();
+    expect(sha256(Buffer.concat([first, rest.bytes]))).toBe(sha256(content));
+    expect(notices.length).toBeGreaterThanOrEqual(1);
+    expect(notices[0]?.position).toBeGreaterThan(0);
+    expect(notices[0]?.position).toBeLessThan(size);
+  });
+
   it('ends with a CHANGED error, never mixed bytes, when the object is replaced mid-read', async () => {
     await server.put('reads/changing.bin', content);
     const cutter = await proxy();
