@@ -99,14 +99,18 @@ async function onceEach(paths: string[], onProblem: (problem: GlobProblem) => vo
  * The one matcher of the bridge: local globs and the listings of remote locations use it.
  */
 export function segmentMatcher(segment: string): (name: string) => boolean {
-  if (!/[*?]/.test(segment)) return (name) => name === segment;
+  if (!hasWildcard(segment)) return (name) => name === segment;
   const source = segment
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*/g, '[^/]*')
     .replace(/\?/g, '[^/]');
-  const regex = new RegExp(`^${source}$`);
+  // `u`: a `?` is one character, also one outside the BMP (an emoji is two UTF-16 units).
+  const regex = new RegExp(`^${source}$`, 'u');
   return (name) => regex.test(name);
 }
+
+/** Whether a glob (or one segment of it) has a wildcard: `*` or `?`. */
+export const hasWildcard = (text: string): boolean => /[*?]/.test(text);
 
 /**
  * A pure matcher of `/`-separated paths (an SFTP server's paths, an S3 bucket's keys): same number

@@ -58,3 +58,20 @@ export async function withRetry<T>(
     }
   }
 }
+
+/**
+ * Socket failures a new connection may not meet again (SFTP and S3 alike): reset, refused (a
+ * server restarting), timed out, unreachable for a moment, a stream cut off before its end.
+ */
+export const TRANSIENT_SOCKET_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);

@@ -1,3 +1,4 @@
+import { TRANSIENT_SOCKET_CODES } from './retry.js';
 /**
  * What a failed S3 call means for the caller: worth retrying (a reset connection, a 5xx, throttling)
  * or final, and a message that names the location, the operation and the key. The SDK's error
@@ -49,19 +50,6 @@ function fieldsOf(error: unknown): ErrorFields {
   };
 }
 
-/** Network failures a new connection may not meet again. */
-const TRANSIENT_NODE_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'ERR_STREAM_PREMATURE_CLOSE',
-]);
-
 /** S3 error codes (and SDK error names) for throttling and a server that is briefly unwell. */
 const TRANSIENT_S3_NAMES = new Set([
   'TimeoutError',
@@ -84,7 +72,7 @@ const TRANSIENT_S3_NAMES = new Set([
 export function isTransient(error: unknown): boolean {
   if (error instanceof S3LocationError) return error.code === 'TRANSIENT';
   const { name, code, status, retryable } = fieldsOf(error);
-  if (code !== undefined && TRANSIENT_NODE_CODES.has(code)) return true;
+  if (code !== undefined && TRANSIENT_SOCKET_CODES.has(code)) return true;
   if (TRANSIENT_S3_NAMES.has(name) || (code !== undefined && TRANSIENT_S3_NAMES.has(code))) return true;
   if (status !== undefined) return status >= 500 || status === 429;
   return retryable;

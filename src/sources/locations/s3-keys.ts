@@ -21,25 +21,6 @@ export function matchesStayInPrefixFolder(glob: string): boolean {
   return !glob.slice(listingPrefix(glob).length).includes('/');
 }
 
-/** A test of keys against `glob`: the same number of `/`-separated segments, each matching. */
-export function keyMatcher(glob: string): (key: string) => boolean {
-  const segments = glob.split('/').map(segmentPattern);
-  return (key) => {
-    const parts = key.split('/');
-    return parts.length === segments.length && segments.every((test, i) => test(parts[i] as string));
-  };
-}
-
-function segmentPattern(segment: string): (part: string) => boolean {
-  if (!WILDCARD.test(segment)) return (part) => part === segment;
-  const source = segment
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '[^/]*')
-    .replace(/\?/g, '[^/]');
-  const regex = new RegExp(`^${source}$`, 's');
-  return (part) => regex.test(part);
-}
-
 /**
  * The key a file gets when moved into `folder`, keeping its name. A folder starting with `/` is
  * counted from the bucket's root (`/archive/acme` → `archive/acme/<name>`); any other is relative

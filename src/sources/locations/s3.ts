@@ -9,6 +9,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { type Clock, systemClock } from '../../time/clock.js';
+import { globMatcher } from '../glob.js';
 import type { ByteRange, LocatedFile, Location } from './location.js';
 import type { S3LocationConfig } from './location-config.js';
 import {
@@ -20,7 +21,7 @@ import {
   resumableRead,
 } from './resumable-read.js';
 import { isNotFound, S3LocationError, s3Failure } from './s3-errors.js';
-import { copySource, keyMatcher, listingPrefix, matchesStayInPrefixFolder, movedKey } from './s3-keys.js';
+import { copySource, listingPrefix, matchesStayInPrefixFolder, movedKey } from './s3-keys.js';
 
 export interface S3LocationOptions {
   /** How a read resumes after transient errors (default: 5 retries, 200 ms doubling up to 5 s). */
@@ -95,7 +96,7 @@ export function openS3Location(config: S3LocationConfig, options: S3LocationOpti
 
     list: (glob) =>
       call('LIST', glob, async () => {
-        const matches = keyMatcher(glob);
+        const matches = globMatcher(glob);
         const pages = paginateListObjectsV2(
           { client },
           {

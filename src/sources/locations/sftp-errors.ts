@@ -1,4 +1,5 @@
 import { FileChangedError } from './resumable-stream.js';
+import { TRANSIENT_SOCKET_CODES } from './retry.js';
 
 /**
  * An SFTP location's failure, with a stable `code` and a message that names the location (never a
@@ -34,22 +35,11 @@ export const SFTP_STATUS = {
 } as const;
 
 /**
- * Network failures a new connection can cure: the socket reset, refused (a server restarting) or
- * timed out, ssh2's keepalive or handshake timeout, a request cut off by the connection's end, and
- * the SFTP statuses for a lost connection. Anything else (no such file, permission, authentication,
- * a host key that does not match) is permanent: retrying would only repeat it.
+ * Failures a new connection can cure: the socket codes of retry.ts, ssh2's keepalive or handshake
+ * timeout, a request cut off by the connection's end, and the SFTP statuses for a lost connection.
+ * Anything else (no such file, permission, authentication, a host key that does not match) is
+ * permanent: retrying would only repeat it.
  */
-const TRANSIENT_SOCKET_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EAI_AGAIN',
-]);
 const TRANSIENT_SSH2_LEVELS = new Set(['client-socket', 'client-timeout']);
 const TRANSIENT_SSH2_MESSAGES = new Set(['No response from server', 'Not connected']);
 

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
-import { globMatcher, hasWildcard } from './glob-match.js';
+import { hasWildcard, segmentMatcher } from '../glob.js';
 import type { LocatedFile, Location } from './location.js';
 import type { SftpLocationConfig } from './location-config.js';
 import { type OpenedRange, resumableRead } from './resumable-stream.js';
@@ -179,7 +179,7 @@ async function listGlob(sftp: SFTPWrapper, glob: string): Promise<LocatedFile[]>
   let bases = [`/${segments.slice(0, firstWild).join('/')}`];
   let files: LocatedFile[] = [];
   for (let i = firstWild; i < segments.length; i++) {
-    const matches = globMatcher(segments[i] as string);
+    const matches = segmentMatcher(segments[i] as string);
     const last = i === segments.length - 1;
     const next: string[] = [];
     for (const base of bases) {

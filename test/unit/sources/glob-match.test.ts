@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { globMatcher, hasWildcard, literalPrefix } from '../../../src/sources/locations/glob-match.js';
+import { globMatcher, hasWildcard, segmentMatcher } from '../../../src/sources/glob.js';
+import { listingPrefix } from '../../../src/sources/locations/s3-keys.js';
 
-describe('globMatcher', () => {
+describe('the one glob matcher of every location (segmentMatcher, globMatcher)', () => {
   it('matches * as any run and ? as one character, within a segment', () => {
-    const match = globMatcher('bank-*.csv');
+    const match = segmentMatcher('bank-*.csv');
     expect(['bank-.csv', 'bank-2024-03.csv', 'bank-a.b.csv'].filter(match)).toHaveLength(3);
     expect(['bank-1.CSV', 'xbank-1.csv', 'bank-1.csv.done', 'bank-a/b.csv'].filter(match)).toEqual([]);
-    const one = globMatcher('m?.csv');
+    const one = segmentMatcher('m?.csv');
     expect(['m1.csv', 'mä.csv', 'm😀.csv'].every(one)).toBe(true);
     expect(['m.csv', 'm12.csv', 'm/.csv'].some(one)).toBe(false);
   });
@@ -16,6 +17,7 @@ describe('globMatcher', () => {
     expect(match('exports/acme/bank-1.csv')).toBe(true);
     expect(match('exports/acme/2024/bank-1.csv')).toBe(false);
     expect(match('exports//bank-1.csv')).toBe(true);
+    expect(match('exports/../bank-1.csv')).toBe(false);
   });
 
   it('takes every other character literally, regex syntax included', () => {
@@ -26,11 +28,11 @@ describe('globMatcher', () => {
   });
 });
 
-describe('literalPrefix and hasWildcard', () => {
+describe('listingPrefix and hasWildcard', () => {
   it('cut at the first wildcard', () => {
-    expect(literalPrefix('exports/acme/bank-*.csv')).toBe('exports/acme/bank-');
-    expect(literalPrefix('exports/?/x')).toBe('exports/');
-    expect(literalPrefix('exports/x.csv')).toBe('exports/x.csv');
+    expect(listingPrefix('exports/acme/bank-*.csv')).toBe('exports/acme/bank-');
+    expect(listingPrefix('exports/?/x')).toBe('exports/');
+    expect(listingPrefix('exports/x.csv')).toBe('exports/x.csv');
     expect(hasWildcard('a/b?')).toBe(true);
     expect(hasWildcard('a/b[1]')).toBe(false);
   });
