@@ -15,5 +15,7 @@ export default defineConfig({
     // One lab at a time: containers, not vitest workers, are the parallel part.
     maxWorkers: 1,
     fileParallelism: false,
+    // Every step by name, skipped ones with their reason (the pending SFTP part says what it needs).
+    reporters: ['verbose'],
   },
 });

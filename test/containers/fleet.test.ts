@@ -22,6 +22,8 @@ import { SFTP_IMAGE } from './support/sftp-server.js';
  */
 const cannotRun = await whyPodmanCannotRun();
 const fleet = new FleetLab();
+/** What the run saw, printed at the end with the timings (for the README's figures). */
+const figures: string[] = [];
 
 /** How many log lines of a worker say it started syncing a chunk. */
 async function chunksSynced(container: string): Promise<number> {
@@ -70,7 +72,7 @@ describe.skipIf(cannotRun !== undefined)(
     afterAll(async () => {
       await fleet.close();
       const lines = Object.entries(timings).map(([step, ms]) => `  ${step}: ${(ms / 1000).toFixed(1)} s`);
-      console.log(`container lab timings:\n${lines.join('\n')}`);
+      console.log(`container lab timings:\n${lines.join('\n')}\n${figures.join('\n')}`);
     });
 
     it('runs the worker as a non-root user, and its HEALTHCHECK turns healthy', async () => {
@@ -163,20 +165,35 @@ describe.skipIf(cannotRun !== undefined)(
       const after2 = await chunksSynced(worker2);
 
       const runs = await fleet.finished(runIds, 300_000);
+      const replayed = runs.reduce((n, r) => n + (r.counts?.skipped ?? 0), 0);
+      figures.push(
+        `kill: ${atKill} of ${total} records in the sandbox at the kill; ${replayed} replayed (skipped)`,
+      );
       expectRunsComplete(runs, files);
       await expectExactlyOnce(files);
       expect(await chunksSynced(worker2), 'worker 2 synced chunks after the kill').toBeGreaterThan(after2);
     });
 
-    it('stops a worker gracefully on podman stop (SIGTERM): exit code 0, shutdown in its logs', async () => {
+    it('stops a worker gracefully on podman stop (SIGTERM) mid-run: exit code 0; a third worker finishes, exactly once', async () => {
+      const worker3 = await fleet.startWorker('worker-3');
+      const before2 = await chunksSynced(worker2);
+      const files = await fleet.publishBatch(2, 3_000);
+      const runIds = await fleet.enqueue();
+      await pollUntil('worker 2 to sync chunks of the batch', 120_000, async () =>
+        (await chunksSynced(worker2)) > before2 ? true : undefined,
+      );
       const stopped = await podman(['stop', '-t', String(STOP_TIMEOUT_S), worker2]);
       expect(stopped.code, stopped.stderr).toBe(0);
-      // 0: the worker's documented exit after a clean shutdown; 137 would mean podman had to kill it.
+      // 0: the worker's exit after a clean shutdown (worker-run.ts); 137 would mean podman killed it.
       expect(await fleet.lab.inspect(worker2, '{{.State.ExitCode}}')).toBe('0');
       const logs = await fleet.lab.logs(worker2);
       expect(logs).toContain('shutting down: no new jobs, finishing in-flight ones');
       expect(logs).toContain('"msg":"worker stopped"');
-      expect(logs).not.toContain('grace period over');
+
+      const runs = await fleet.finished(runIds, 300_000);
+      expectRunsComplete(runs, files);
+      await expectExactlyOnce(files);
+      expect(await chunksSynced(worker3), 'worker 3 synced chunks').toBeGreaterThan(0);
     });
 
     if (!EXPORTS_ON_SFTP) it.skip(SFTP_PENDING, () => {});

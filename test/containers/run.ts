@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { EXPORTS_ON_SFTP, SFTP_PENDING } from './support/export-source.js';
 import { whyPodmanCannotRun } from './support/preflight.js';
 
 /**
@@ -11,6 +12,7 @@ if (reason !== undefined) {
   console.log(`test:containers skipped: ${reason}`);
   process.exit(0);
 }
+if (!EXPORTS_ON_SFTP) console.log(`test:containers: exports on SFTP ${SFTP_PENDING}`);
 const started = Date.now();
 const vitest = spawn(
   'npx',
