@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { LocationConfig } from '../../src/sources/locations/location-config.js';
 import {
   EXPORTS_ON_SFTP,
-  FEEDS_DIR,
+  onSftp,
   SFTP_EXPORTS_DIR,
   SFTP_KEY_ENV,
   SFTP_PENDING,
 } from './support/export-source.js';
 import { FleetLab, type RunLine, STOP_TIMEOUT_S, timings } from './support/fleet-lab.js';
-import type { LabFile } from './support/lab-exports.js';
-import { TENANTS } from './support/lab-exports.js';
+import { type LabFile, TENANTS } from './support/lab-exports.js';
 import { podman, pollUntil } from './support/podman.js';
 import { whyPodmanCannotRun } from './support/preflight.js';
 import { SFTP_IMAGE } from './support/sftp-server.js';
@@ -121,6 +122,23 @@ describe.skipIf(cannotRun !== undefined)(
       expect(swapped.stderr).toMatch(/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED/);
     });
 
+    it('writes SFTP feed keys that source.location accepts, pinning the server’s real host key', () => {
+      // The wiring EXPORTS_ON_SFTP turns on, checked against the location schema already in main.
+      const source = parse(onSftp(fleet.lab, fleet.sftp).sourceKeys('lab-north').join('\n')) as {
+        location: unknown;
+        path: string;
+      };
+      expect(LocationConfig.parse(source.location)).toEqual({
+        type: 'sftp',
+        host: 'sftp',
+        port: 22,
+        user: 'erp',
+        privateKeyEnv: SFTP_KEY_ENV,
+        hostKey: fleet.sftp.hostKey,
+      });
+      expect(source.path).toBe(`${SFTP_EXPORTS_DIR}/lab-north/tx-*.csv`);
+    });
+
     it('syncs several files of several tenants exactly once across two workers with no volume in common', async () => {
       const files = await fleet.publishBatch(3, 1_500);
       const runIds = await fleet.enqueue();
@@ -136,8 +154,9 @@ describe.skipIf(cannotRun !== undefined)(
       for (const worker of [worker1, worker2]) {
         const mounts = await fleet.lab.inspect(worker, '{{len .Mounts}}');
         expect(mounts, `${worker} has no volume`).toBe('0');
+        // With SFTP, no erp-bridge container holds an export file: they are on the server only.
         if (EXPORTS_ON_SFTP)
-          expect(await fleet.lab.exec(worker, ['find', FEEDS_DIR, '-name', '*.csv'])).toBe('');
+          expect(await fleet.lab.exec(worker, ['find', '/app', '/tmp', '-name', 'tx-*.csv'])).toBe('');
       }
     });
 

@@ -68,7 +68,7 @@ export class ContainerLab {
     const name = `${this.prefix}-${label}`;
     // From this process's child environment: podman's `-` wants a real pipe on stdin, and node
     // gives children a socket pair; an environment variable keeps the value off the disk and argv.
-    await podmanOk(['secret', 'create', '--env', name, 'LAB_SECRET_VALUE'], undefined, {
+    await podmanOk(['secret', 'create', '--env', name, 'LAB_SECRET_VALUE'], {
       LAB_SECRET_VALUE: value,
     });
     this.secrets.push(name);

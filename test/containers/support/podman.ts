@@ -15,13 +15,9 @@ export interface PodmanResult {
 const SYSTEMD_NOISE = /^time=.*systemd connection.*$\n?/gm;
 
 /** Runs `podman ...args`; never throws for a non-zero exit (see `podmanOk`). */
-export function podman(
-  args: readonly string[],
-  input?: string | Buffer,
-  env?: Record<string, string>,
-): Promise<PodmanResult> {
+export function podman(args: readonly string[], env?: Record<string, string>): Promise<PodmanResult> {
   return new Promise((resolve) => {
-    const child = execFile(
+    execFile(
       'podman',
       args,
       { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', ...(env ? { env: { ...process.env, ...env } } : {}) },
@@ -30,17 +26,12 @@ export function podman(
         resolve({ code, stdout, stderr: stderr.replace(SYSTEMD_NOISE, '') });
       },
     );
-    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
 /** Runs `podman ...args` and returns its stdout; a non-zero exit throws with the command and stderr. */
-export async function podmanOk(
-  args: readonly string[],
-  input?: string | Buffer,
-  env?: Record<string, string>,
-): Promise<string> {
-  const result = await podman(args, input, env);
+export async function podmanOk(args: readonly string[], env?: Record<string, string>): Promise<string> {
+  const result = await podman(args, env);
   if (result.code !== 0)
     throw new Error(`podman ${args.join(' ')} exited ${result.code}: ${result.stderr.trim().slice(-2_000)}`);
   return result.stdout;
