@@ -45,12 +45,14 @@ async function expectExactlyOnce(files: readonly LabFile[]): Promise<void> {
 }
 
 /** One run per file, ended `completed`, each row counted once and none rejected or failed. */
-function expectRunsComplete(runs: readonly RunLine[], files: readonly LabFile[]): void {
+async function expectRunsComplete(runs: readonly RunLine[], files: readonly LabFile[]): Promise<void> {
   expect(runs).toHaveLength(files.length);
   for (const file of files) {
     const run = runs.find((r) => r.feed === file.tenant.feed && r.file.endsWith(`/${file.name}`));
     expect(run, `the run of ${file.tenant.feed}/${file.name}`).toBeDefined();
-    expect(run?.state).toBe('completed');
+    // Otherwise the run's summary says why (its stopReason, first errors).
+    const why = run?.state === 'completed' ? '' : await fleet.summary(run?.runId ?? '');
+    expect(run?.state, why).toBe('completed');
     const c = run?.counts;
     expect(c?.rejected).toBe(0);
     expect(c?.failed).toBe(0);
@@ -144,7 +146,7 @@ describe.skipIf(cannotRun !== undefined)(
       const runIds = await fleet.enqueue();
       expect(runIds).toHaveLength(files.length);
       const runs = await fleet.finished(runIds, 240_000);
-      expectRunsComplete(runs, files);
+      await expectRunsComplete(runs, files);
       // Nothing was there before: every row was created, none skipped.
       for (const run of runs) expect(run.counts?.created).toBe(1_500);
       await expectExactlyOnce(files);
@@ -188,7 +190,7 @@ describe.skipIf(cannotRun !== undefined)(
       figures.push(
         `kill: ${atKill} of ${total} records in the sandbox at the kill; ${replayed} replayed (skipped)`,
       );
-      expectRunsComplete(runs, files);
+      await expectRunsComplete(runs, files);
       await expectExactlyOnce(files);
       expect(await chunksSynced(worker2), 'worker 2 synced chunks after the kill').toBeGreaterThan(after2);
     });
@@ -208,9 +210,15 @@ describe.skipIf(cannotRun !== undefined)(
       const logs = await fleet.lab.logs(worker2);
       expect(logs).toContain('shutting down: no new jobs, finishing in-flight ones');
       expect(logs).toContain('"msg":"worker stopped"');
+      // Warnings and errors of the shutdown, printed with the timings (JSON lines: level >= 40).
+      const loud = logs.split('\n').filter((line) => /"level":(4|5|6)\d/.test(line));
+      figures.push(
+        `stop: worker 2 logged ${loud.length} warnings/errors`,
+        ...loud.map((l) => `  ${l.slice(0, 400)}`),
+      );
 
       const runs = await fleet.finished(runIds, 300_000);
-      expectRunsComplete(runs, files);
+      await expectRunsComplete(runs, files);
       await expectExactlyOnce(files);
       expect(await chunksSynced(worker3), 'worker 3 synced chunks').toBeGreaterThan(0);
     });

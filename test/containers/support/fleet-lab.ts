@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   EXPORTS_ON_SFTP,
@@ -14,6 +15,9 @@ import { ContainerLab } from './lab.js';
 import { feedYaml, type LabFile, TENANTS, writeBatch } from './lab-exports.js';
 import { podmanOk, pollUntil } from './podman.js';
 import { startSftpServer } from './sftp-server.js';
+
+/** The checkout whose Dockerfile is built (wherever vitest was started from). */
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The image under test, built from the worktree's Dockerfile by the test itself. */
 export const IMAGE = 'localhost/erp-bridge:local';
@@ -86,7 +90,7 @@ export class FleetLab {
 
   async open(): Promise<void> {
     await timed('image build (podman build --format docker)', () =>
-      podmanOk(['build', '--format', 'docker', '-t', IMAGE, '.']),
+      podmanOk(['build', '--format', 'docker', '-t', IMAGE, REPO_ROOT]),
     );
     await this.lab.open();
     const redis = await this.lab.create('redis', REDIS_IMAGE, {
@@ -147,13 +151,23 @@ export class FleetLab {
     return [...result.stdout.matchAll(/enqueued \(new\) as run (\S+)/g)].map((m) => String(m[1]));
   }
 
-  /** `erp-bridge runs --json` in a one-shot container. */
-  async runs(): Promise<RunLine[]> {
-    const name = await this.erpBridge(`runs-${Date.now()}`, ['runs', '--json', '--limit', '500']);
+  /** A fleet CLI command (`runs`, `report`) in a one-shot container; its stdout. */
+  private async cli(command: readonly string[]): Promise<string> {
+    const name = await this.erpBridge(`${command[0]}-${Date.now()}`, command);
     const result = await this.lab.runToEnd(name);
     await podmanOk(['rm', name]);
-    if (result.code !== 0) throw new Error(`runs exited ${result.code}: ${result.stderr}`);
-    return result.stdout
+    if (result.code !== 0) throw new Error(`${command.join(' ')} exited ${result.code}: ${result.stderr}`);
+    return result.stdout;
+  }
+
+  /** A run's summary (`erp-bridge report <runId> --format json`): why a run did not complete. */
+  async summary(runId: string): Promise<string> {
+    return this.cli(['report', runId, '--format', 'json']);
+  }
+
+  /** `erp-bridge runs --json` in a one-shot container. */
+  async runs(): Promise<RunLine[]> {
+    return (await this.cli(['runs', '--json', '--limit', '500']))
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => RunLine.parse(JSON.parse(line)));
