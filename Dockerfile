@@ -1,15 +1,18 @@
 # syntax=docker/dockerfile:1
 # erp-bridge image: one image for every role (worker, scheduler, sandbox, one-shot CLI commands).
 # Three stages so the runtime image holds no compiler, no dev dependency and no npm cache.
-# No Docker engine runs in CI: test/unit/ops/container-files.test.ts checks this file instead.
+# Built and run for real with podman by `npm run test:containers` (test/containers/fleet.test.ts);
+# test/unit/container/container-files.test.ts checks this file statically in `npm test`.
 
 # Production dependencies only. --ignore-scripts: the root "prepare" script builds with tsc, a dev
 # dependency that is not installed here, and no production dependency needs its install script
 # (msgpackr-extract ships prebuilt binaries as optional packages; msgpackr falls back to plain JS).
+# No `npm cache clean`: only node_modules leaves this stage, so the cache never reaches the runtime
+# image, and the clean (which npm insists on running with --force) only cost a step and a warning.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts
 
 # Compile TypeScript with every dependency; only dist/ leaves this stage. Sources are copied after
 # the install so that a code change does not reinstall the dependencies.

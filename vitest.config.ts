@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The podman fleet test runs on its own: npm run test:containers (vitest.containers.config.ts).
+    exclude: [...configDefaults.exclude, 'test/containers/**'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
