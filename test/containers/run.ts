@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { EXPORTS_ON_SFTP, SFTP_PENDING } from './support/export-source.js';
 import { whyPodmanCannotRun } from './support/preflight.js';
 
 /**
@@ -12,7 +11,6 @@ if (reason !== undefined) {
   console.log(`test:containers skipped: ${reason}`);
   process.exit(0);
 }
-if (!EXPORTS_ON_SFTP) console.log(`test:containers: exports on SFTP ${SFTP_PENDING}`);
 const started = Date.now();
 const vitest = spawn(
   'npx',

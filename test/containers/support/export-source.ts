@@ -1,23 +1,5 @@
 import type { ContainerLab, RunOptions } from './lab.js';
 
-// ═══════════════════════════════════════════════════════════════════════════════════════════════
-// THE SWITCH. Where the workers read the exports from.
-//
-// false (now): SFTP locations are not in main yet, so each erp-bridge container (worker, enqueue)
-//   gets a private copy of the exports by `podman cp` — still no volume in common, but the files
-//   are not "only on the SFTP server". The SFTP server runs and is checked on its own.
-// true (once `source.location: {type: sftp, ...}` and the workers' SFTP reading land in main,
-//   issue 14 points 1-2): the exports exist only in the SFTP container; the feeds name it with its
-//   pinned host key, the workers get the user key from a podman secret, and no erp-bridge container
-//   holds an export file. Flip it, run `npm run test:containers`, and nothing else changes.
-export const EXPORTS_ON_SFTP = false;
-// ═══════════════════════════════════════════════════════════════════════════════════════════════
-
-export const SFTP_PENDING =
-  'PENDING until SFTP locations land in main (feed key source.location {type: sftp, host, port, user, ' +
-  'privateKeyEnv, hostKey}; issue 14 points 1-2): exports live only on the SFTP server — flip ' +
-  'EXPORTS_ON_SFTP in test/containers/support/export-source.ts';
-
 /**
  * The feed directory in an erp-bridge container: the image's own (it exists, and `podman cp` copies
  * into existing folders only). In the stand-in mode the exports are in its `exports/` folder.
@@ -52,25 +34,7 @@ export interface ExportSource {
   publish(batchDir: string, runningHosts: readonly string[]): Promise<void>;
 }
 
-/** Stand-in: every erp-bridge container holds a private copy at the same path; nothing is shared. */
-export function privateCopies(lab: ContainerLab): ExportSource {
-  const batches: string[] = [];
-  const copyAll = async (container: string, dirs: readonly string[]) => {
-    for (const dir of dirs) await lab.copyInto(container, dir, `${FEEDS_DIR}/exports`);
-  };
-  return {
-    description: 'a private copy of the exports in each erp-bridge container (no shared volume)',
-    sourceKeys: (feed) => [`path: exports/${feed}/tx-*.csv`],
-    hostOptions: {},
-    provision: (container) => copyAll(container, batches),
-    async publish(batchDir, runningHosts) {
-      batches.push(batchDir);
-      for (const host of runningHosts) await copyAll(host, [batchDir]);
-    },
-  };
-}
-
-/** The real thing: exports only on the SFTP server; erp-bridge containers hold none. */
+/** The exports live only on the SFTP server; erp-bridge containers hold none (no volume in common). */
 export function onSftp(lab: ContainerLab, server: SftpServer): ExportSource {
   return {
     description: `only on the SFTP server (${server.host}, host key ${server.hostKey})`,

@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import {
-  EXPORTS_ON_SFTP,
-  type ExportSource,
-  FEEDS_DIR,
-  onSftp,
-  privateCopies,
-  type SftpServer,
-} from './export-source.js';
+import { type ExportSource, FEEDS_DIR, onSftp, type SftpServer } from './export-source.js';
 import { ContainerLab } from './lab.js';
 import { feedYaml, type LabFile, TENANTS, writeBatch } from './lab-exports.js';
 import { podmanOk, pollUntil } from './podman.js';
@@ -105,7 +98,7 @@ export class FleetLab {
     });
     await this.lab.start(sandbox);
     this.sftp = await timed('SFTP server image build and start', () => startSftpServer(this.lab));
-    this.source = EXPORTS_ON_SFTP ? onSftp(this.lab, this.sftp) : privateCopies(this.lab);
+    this.source = onSftp(this.lab, this.sftp);
     // With an empty exports/ folder, so that it exists in each container for batches to go into.
     mkdirSync(join(this.feedsDir, 'exports'), { recursive: true });
     for (const tenant of TENANTS)
