@@ -140,6 +140,26 @@ export function openS3Location(config: S3LocationConfig, options: S3LocationOpti
 
     move: async (path, folder) => {
       const target = movedKey(path, folder);
+      // A file of the same name moved there before is not overwritten (as on a disk); the same
+      // object there already is this move's own copy, whose delete was lost: finish it.
+      const etagOf = (key: string) =>
+        call('HEAD', key, async () => {
+          try {
+            return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? '';
+          } catch (error) {
+            if (isNotFound(error)) return undefined;
+            throw error;
+          }
+        });
+      const there = await etagOf(target);
+      if (there !== undefined) {
+        if (there !== (await etagOf(path)))
+          throw new Error(`s3://${bucket}/${target} exists already; ${path} is left where it is`);
+        await call(`DELETE (already copied to ${target})`, path, () =>
+          client.send(new DeleteObjectCommand({ Bucket: bucket, Key: path })),
+        );
+        return target;
+      }
       await call('COPY', path, () =>
         client.send(
           new CopyObjectCommand({ Bucket: bucket, Key: target, CopySource: copySource(bucket, path) }),

@@ -145,6 +145,9 @@ export function openSftpLocation(
         if (attempt > 1 && !(await statOrNone(sftp, path)) && (await statOrNone(sftp, moved))) {
           return moved;
         }
+        // A file of the same name moved there before is not overwritten (as on a disk).
+        if (await statOrNone(sftp, moved))
+          throw new Error(`${label}${moved} exists already; ${path} is left where it is`);
         await mkdirp(sftp, target);
         await rename(sftp, path, moved);
         return moved;

@@ -287,6 +287,14 @@ describe('S3 location: after-care', () => {
     expect(await s3.stat(key)).toBeUndefined();
     expect((await drain(s3.read(moved))).bytes.toString()).toBe('line 1\n');
 
+    // Another object of that name is not moved over the one moved before.
+    await server.put(key, 'line 2\n');
+    await expect(s3.move(key, 'processed')).rejects.toThrow(
+      /processed\/Kontoauszug März 01\.csv exists already/,
+    );
+    expect((await drain(s3.read(moved))).bytes.toString()).toBe('line 1\n');
+    await s3.remove(key);
+
     const archived = await s3.move(moved, '/archive/acme/');
     expect(archived).toBe('archive/acme/Kontoauszug März 01.csv');
     expect(await s3.stat(archived)).toMatchObject({ size: 7 });

@@ -236,7 +236,7 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
     expect(await loc.stat(bigPath)).toMatchObject({ size: big.length });
   });
 
-  it('moves a file into a folder it creates (mkdir -p), replacing one of that name, and removes files', async () => {
+  it('moves a file into a folder it creates (mkdir -p), never over one of that name, and removes files', async () => {
     const { loc } = location();
     const dir = join(server.root, 'after');
     mkdirSync(dir);
@@ -244,10 +244,13 @@ describe.skipIf(skip)(`SFTP location against OpenSSH's sshd${skip ? ` (skipped: 
     const moved = await loc.move(join(dir, 'a.csv'), 'processed/2024');
     expect(moved).toBe(join(dir, 'processed', '2024', 'a.csv'));
     expect(readFileSync(moved, 'utf8')).toBe('first');
+    // A second file of that name stays where it is: the one moved before is not overwritten.
     writeFileSync(join(dir, 'a.csv'), 'second');
-    expect(await loc.move(join(dir, 'a.csv'), join(dir, 'processed', '2024'))).toBe(moved);
-    expect(readFileSync(moved, 'utf8')).toBe('second');
-    expect(await loc.stat(join(dir, 'a.csv'))).toBeUndefined();
+    await expect(loc.move(join(dir, 'a.csv'), join(dir, 'processed', '2024'))).rejects.toThrow(
+      /processed\/2024\/a\.csv exists already/,
+    );
+    expect(readFileSync(moved, 'utf8')).toBe('first');
+    expect(readFileSync(join(dir, 'a.csv'), 'utf8')).toBe('second');
     await loc.remove(moved);
     expect(await loc.stat(moved)).toBeUndefined();
     await expect(loc.remove(moved)).rejects.toMatchObject({ code: 'NO_SUCH_FILE' });
