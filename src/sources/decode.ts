@@ -128,7 +128,7 @@ export class DecodeError extends Error {
 }
 
 /**
- * A strict transform from an export's bytes to text (also what the sync benchmark decodes with):
+ * A strict transform from an export's bytes to text:
  * a byte that is invalid in the encoding ends the stream with a DecodeError instead of becoming
  * U+FFFD. A byte-order mark is stripped. ISO-8859-1 defines every byte, so it never fails.
  */

@@ -18,7 +18,7 @@ export interface CsvBatchResult {
 /** The physical line ends of an export: all three count, also mixed in one file (banks do that). */
 const LINE_ENDS = ['\r\n', '\n', '\r'];
 
-/** The csv-parse options of a feed's source (also what the sync benchmark parses with). */
+/** The csv-parse options of a feed's source. */
 export function csvParseOptions(source: CsvSource): Options {
   return {
     delimiter: source.delimiter,
