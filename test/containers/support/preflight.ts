@@ -1,8 +1,9 @@
 import { podman } from './podman.js';
 
 /**
- * The public base images the Dockerfile and the lab name. With no image registry reachable, they
- * must exist locally: ../shared/container-lab/setup.sh builds stand-ins for them.
+ * The public base images the Dockerfile and the lab name. They must exist locally: pulled from a
+ * registry where one is reachable, or stand-ins built beforehand (CI's .ci/run does that when it
+ * has the container lab); this test never fetches or builds them itself.
  */
 export const BASE_IMAGES = [
   'docker.io/library/node:24-bookworm-slim',
@@ -16,8 +17,7 @@ export const BASE_IMAGES = [
  */
 export async function whyPodmanCannotRun(): Promise<string | undefined> {
   const version = await podman(['--version']);
-  if (version.code === 127)
-    return 'podman is not installed (run: bash ../shared/container-lab/setup.sh, as root)';
+  if (version.code === 127) return 'podman is not installed';
   if (process.getuid?.() !== 0)
     return 'not running as root (the container lab sets podman up for root only; rootless podman is not configured here)';
   const info = await podman(['info', '--format', '{{.Host.OCIRuntime.Name}}']);
@@ -26,6 +26,6 @@ export async function whyPodmanCannotRun(): Promise<string | undefined> {
   for (const image of BASE_IMAGES)
     if ((await podman(['image', 'exists', image])).code !== 0) missing.push(image);
   if (missing.length > 0)
-    return `base images missing (no registry is reachable): ${missing.join(', ')}; run bash ../shared/container-lab/setup.sh (as root) to build their stand-ins`;
+    return `base images missing: ${missing.join(', ')} (pull them, or build local stand-ins, before running this test)`;
   return undefined;
 }
