@@ -51,3 +51,14 @@ export const LocationConfig = z.discriminatedUnion('type', [LocalLocation, SftpL
 export type LocationConfig = z.output<typeof LocationConfig>;
 export type SftpLocationConfig = z.output<typeof SftpLocation>;
 export type S3LocationConfig = z.output<typeof S3Location>;
+
+/** How reports and messages name a remote location (never with a secret). */
+export function sftpLabel(config: SftpLocationConfig): string {
+  return `sftp://${config.user}@${config.host}:${config.port}`;
+}
+
+export function s3Label(config: S3LocationConfig): string {
+  return config.endpoint
+    ? `s3://${config.bucket} on ${new URL(config.endpoint).host}`
+    : `s3://${config.bucket}`;
+}

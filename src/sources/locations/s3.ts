@@ -11,7 +11,7 @@ import {
 import { type Clock, systemClock } from '../../time/clock.js';
 import { globMatcher } from '../glob.js';
 import type { ByteRange, LocatedFile, Location } from './location.js';
-import type { S3LocationConfig } from './location-config.js';
+import { type S3LocationConfig, s3Label } from './location-config.js';
 import {
   DEFAULT_READ_RETRY,
   type ObjectPart,
@@ -41,7 +41,7 @@ export interface S3LocationOptions {
 export function openS3Location(config: S3LocationConfig, options: S3LocationOptions = {}): Location {
   const client = new S3Client(clientConfig(config));
   const bucket = config.bucket;
-  const label = config.endpoint ? `s3://${bucket} on ${new URL(config.endpoint).host}` : `s3://${bucket}`;
+  const label = s3Label(config);
   const retry = { ...DEFAULT_READ_RETRY, ...options.retry };
   const clock = options.clock ?? systemClock;
   const onRetry = options.onRetry ?? (() => {});

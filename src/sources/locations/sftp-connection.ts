@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import { secrets } from '../../logging/secret-scrubber.js';
-import type { SftpLocationConfig } from './location-config.js';
+import { type SftpLocationConfig, sftpLabel } from './location-config.js';
 import { SftpError } from './sftp-errors.js';
 
 /** The secrets the feed names, read from the environment. */
@@ -81,10 +81,6 @@ export interface SftpLink {
    * within `graceMs` (hung) has its socket destroyed.
    */
   end(graceMs?: number): Promise<void>;
-}
-
-export function sftpLabel(config: SftpLocationConfig): string {
-  return `sftp://${config.user}@${config.host}:${config.port}`;
 }
 
 /**

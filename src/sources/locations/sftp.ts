@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
 import { hasWildcard, segmentMatcher } from '../glob.js';
 import type { LocatedFile, Location } from './location.js';
-import type { SftpLocationConfig } from './location-config.js';
+import { type SftpLocationConfig, sftpLabel } from './location-config.js';
 import { type OpenedRange, resumableRead } from './resumable-stream.js';
 import { DEFAULT_RETRY, type RetryEvent, type RetryPolicy, withRetry } from './retry.js';
 import {
@@ -23,7 +23,6 @@ import {
   type SftpLink,
   type SftpTuning,
   sftpCredentials,
-  sftpLabel,
 } from './sftp-connection.js';
 import { fileError, isNoSuchFile, isTransientSftpError, SftpError } from './sftp-errors.js';
 
