@@ -1,7 +1,7 @@
 import type { Captured } from './camt-captured.js';
+import { amountOf, signed } from './camt-entry.js';
 import type { StatementTally } from './statement-totals.js';
 
-const AMOUNT = /^\d{1,18}(?:\.\d{1,5})?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}/;
 
 /**
@@ -13,12 +13,11 @@ const DATE = /^\d{4}-\d{2}-\d{2}/;
 export function noteBalance(balance: Captured, tally: StatementTally): void {
   const type = balance.first('Tp/CdOrPrtry/Cd', 'Tp/Cd');
   if (type !== 'OPBD' && type !== 'PRCD' && type !== 'CLBD') return;
-  const amount = balance.first('Amt');
-  const sign = balance.first('CdtDbtInd');
+  const read = amountOf(balance, 'Bal');
   const date = balance.first('Dt/Dt', 'Dt/DtTm').slice(0, 10);
-  if (!AMOUNT.test(amount) || (sign !== 'CRDT' && sign !== 'DBIT') || !DATE.test(date)) return;
-  const signed = sign === 'DBIT' && !/^0*(?:\.0*)?$/.test(amount) ? `-${amount}` : amount;
-  if (type === 'CLBD') tally.balance('closing', { amount: signed, date });
-  else if (type === 'OPBD') tally.balance('opening', { amount: signed, date });
-  else if (tally.figures.opening === undefined) tally.balance('opening', { amount: signed, date }, true);
+  if (typeof read === 'string' || !DATE.test(date)) return;
+  const amount = signed(read.amount, read.sign);
+  if (type === 'CLBD') tally.balance('closing', { amount, date });
+  else if (type === 'OPBD') tally.balance('opening', { amount, date });
+  else if (tally.figures.opening === undefined) tally.balance('opening', { amount, date }, true);
 }

@@ -1,4 +1,4 @@
-import { addDecimals } from '../values/decimal.js';
+import { addDecimals, isZeroDecimal } from '../values/decimal.js';
 import type { Captured } from './camt-captured.js';
 import type { CamtRowData } from './camt-row.js';
 
@@ -111,12 +111,16 @@ type Sign = 'CRDT' | 'DBIT';
 
 const isSign = (indicator: string): indicator is Sign => indicator === 'CRDT' || indicator === 'DBIT';
 
-function signed(amount: string, sign: Sign): string {
-  return sign === 'DBIT' && !/^0*(?:\.0*)?$/.test(amount) ? `-${amount}` : amount;
+/** A debit is negative (a zero amount stays unsigned). */
+export function signed(amount: string, sign: Sign): string {
+  return sign === 'DBIT' && !isZeroDecimal(amount) ? `-${amount}` : amount;
 }
 
 /** Why an entry (or detail) cannot become a row, naming the element, or its amount and sign. */
-function amountOf(values: Captured, what: string): { amount: string; currency: string; sign: Sign } | string {
+export function amountOf(
+  values: Captured,
+  what: string,
+): { amount: string; currency: string; sign: Sign } | string {
   const amount = values.first('Amt');
   if (amount === '') return `${what} has no Amt`;
   if (!AMOUNT.test(amount))

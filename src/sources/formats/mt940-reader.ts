@@ -1,5 +1,6 @@
 import type { SourceItem, SourceRow } from '../row.js';
 import { accountKey } from '../statement-account.js';
+import { isZeroDecimal } from '../values/decimal.js';
 import { MT940_CELLS, MT940_COLUMNS, type Mt940Cell, SEPA_CELLS } from './mt940-cells.js';
 import { type EntryDetails, readDetails } from './mt940-details.js';
 import { dateOf, decimalOf, type EntryLine, readEntryLine } from './mt940-entry-line.js';
@@ -371,7 +372,7 @@ class Mt940Reader {
     const date = dateOf(yymmdd);
     if (!date.ok) return;
     const decimal = decimalOf(amount);
-    const zero = /^0*(?:\.0*)?$/.test(decimal);
+    const zero = isZeroDecimal(decimal);
     this.statement.tally.balance(which, {
       amount: mark === 'D' && !zero ? `-${decimal}` : decimal,
       date: date.value,

@@ -1,4 +1,4 @@
-import { addDecimals, DecimalSum, negateDecimal } from '../values/decimal.js';
+import { addDecimals, DecimalSum, isZeroDecimal, negateDecimal } from '../values/decimal.js';
 
 /** A booked balance as a statement gives it: exact signed decimal text and its ISO date. */
 export interface BookedBalance {
@@ -92,7 +92,7 @@ export function statementDifference(totals: StatementTotals): string | undefined
   if (!totals.opening || !totals.closing || totals.unreadable > 0) return undefined;
   const expected = addDecimals(totals.opening.amount, totals.sum);
   const difference = addDecimals(totals.closing.amount, negateDecimal(expected));
-  return /^-?0*(?:\.0*)?$/.test(difference) ? undefined : difference;
+  return isZeroDecimal(difference) ? undefined : difference;
 }
 
 /** The day after an ISO date (yyyy-MM-dd), in the proleptic Gregorian calendar. */

@@ -34,6 +34,9 @@ export function addDecimals(a: string, b: string): string {
   return fromScaled(rescale(x, scale) + rescale(y, scale), scale);
 }
 
+/** Whether decimal text is zero, whatever its sign and digits ("0", "-0.00", "000.0"). */
+export const isZeroDecimal = (decimal: string): boolean => /^-?0*(?:\.0*)?$/.test(decimal);
+
 export function negateDecimal(a: string): string {
   if (a === '0') return a;
   return a.startsWith('-') ? a.slice(1) : `-${a}`;
