@@ -1,10 +1,3 @@
-import { stat } from 'node:fs/promises';
-
-/** The size of an export: the bar's total is the bytes of the files to read, whatever their format. */
-export async function fileBytes(path: string): Promise<number> {
-  return (await stat(path)).size;
-}
-
 /** What a sync has done since the last call: records settled, bytes of its exports read. */
 export interface ProgressDelta {
   records: number;

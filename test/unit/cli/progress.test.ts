@@ -1,9 +1,6 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { fileBytes, ProgressBar, size } from '../../../src/cli/progress.js';
+import { ProgressBar, size } from '../../../src/cli/progress.js';
 
 /** A terminal stand-in that keeps what was drawn. */
 function screen(): { out: NodeJS.WriteStream; text: () => string } {
@@ -56,16 +53,5 @@ describe('size', () => {
     expect(size(1536)).toBe('1.5 KB');
     expect(size(12 * MiB)).toBe('12.0 MB');
     expect(size(3 * 1024 * MiB)).toBe('3.0 GB');
-  });
-});
-
-describe('fileBytes', () => {
-  it("is the file's size in bytes (the bar's total), whatever its content", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'erp-bridge-bytes-'));
-    const file = join(dir, 'export.csv');
-    await writeFile(file, 'h1;h2\r\na;Dübel\r\n');
-    expect(await fileBytes(file)).toBe(17);
-    await writeFile(file, '');
-    expect(await fileBytes(file)).toBe(0);
   });
 });
