@@ -69,6 +69,17 @@ export function openS3Location(config: S3LocationConfig, options: S3LocationOpti
     return { path, size, mtimeMs: modified.getTime() };
   };
 
+  /** The object's HEAD answer, or undefined when there is no such key. */
+  const head = (path: string) =>
+    call('HEAD', path, async () => {
+      try {
+        return await client.send(new HeadObjectCommand({ Bucket: bucket, Key: path }));
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    });
+
   const openPart = async (path: string, request: PartRequest, signal: AbortSignal): Promise<ObjectPart> => {
     const whole = request.start === 0 && request.end === undefined;
     const answer = await client.send(
@@ -115,16 +126,10 @@ export function openS3Location(config: S3LocationConfig, options: S3LocationOpti
         return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       }),
 
-    stat: (path) =>
-      call('HEAD', path, async () => {
-        try {
-          const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: path }));
-          return located(path, head.ContentLength, head.LastModified, 'HEAD');
-        } catch (error) {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        }
-      }),
+    stat: async (path) => {
+      const found = await head(path);
+      return found && located(path, found.ContentLength, found.LastModified, 'HEAD');
+    },
 
     read: (path, range: ByteRange = { start: 0 }) =>
       resumableRead({
@@ -142,18 +147,9 @@ export function openS3Location(config: S3LocationConfig, options: S3LocationOpti
       const target = movedKey(path, folder);
       // A file of the same name moved there before is not overwritten (as on a disk); the same
       // object there already is this move's own copy, whose delete was lost: finish it.
-      const etagOf = (key: string) =>
-        call('HEAD', key, async () => {
-          try {
-            return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? '';
-          } catch (error) {
-            if (isNotFound(error)) return undefined;
-            throw error;
-          }
-        });
-      const there = await etagOf(target);
+      const there = await head(target);
       if (there !== undefined) {
-        if (there !== (await etagOf(path)))
+        if (there.ETag !== (await head(path))?.ETag)
           throw new Error(`s3://${bucket}/${target} exists already; ${path} is left where it is`);
         await call(`DELETE (already copied to ${target})`, path, () =>
           client.send(new DeleteObjectCommand({ Bucket: bucket, Key: path })),
