@@ -1,14 +1,11 @@
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Writable } from 'node:stream';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
-import { OrderedSpill } from './ordered-spill.js';
+import { type LineFormat, OrderedLines } from './ordered-lines.js';
 
 export const OUTCOME_COLUMNS = [
   'file',
@@ -73,59 +70,48 @@ export function reportFiles(reportDir: string, runId: string): ReportFiles {
   };
 }
 
-/** Writes `text`, waiting for 'drain' when the stream's buffer is full (memory stays flat). */
-export async function write(stream: Writable, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
+/** The two outcome files' lines; an NDJSON line reads back as its outcome (the run id dropped). */
+function outcomeLines(runId: string): LineFormat {
+  return {
+    headers: [csvLine(OUTCOME_COLUMNS), ''],
+    lines: (o) => [outcomeCsvLine(o, runId), outcomeJsonLine(o, runId)],
+    parseFrom: 1,
+    parse: (line) => {
+      const { runId: _, ...outcome } = JSON.parse(line) as RecordOutcome & { runId: string };
+      return outcome;
+    },
+  };
 }
 
 /**
  * Writes a run's report: outcomes.csv and outcomes.ndjson in report order (files by name, records
- * by line, whatever order chunks finished in; see ordered-spill.ts) at the end, each line with the
- * run id; summary.json last, atomically. Until then the outcomes wait in a spill file beside them.
+ * by line, whatever order chunks finished in; see ordered-lines.ts), each line with the run id,
+ * complete under their names at the end; summary.json last, atomically.
  */
 export class FileReportSink implements ReportSink {
   private constructor(
     readonly files: ReportFiles,
-    private readonly runId: string,
-    private readonly spill: OrderedSpill,
+    private readonly ordered: OrderedLines,
   ) {}
 
   static async create(reportDir: string, runId: string): Promise<FileReportSink> {
     const files = reportFiles(reportDir, runId);
     await mkdir(files.dir, { recursive: true });
-    return new FileReportSink(files, runId, new OrderedSpill(join(files.dir, '.outcomes.spill')));
+    const ordered = new OrderedLines(
+      [files.csv, files.ndjson],
+      outcomeLines(runId),
+      join(files.dir, '.outcomes.spill'),
+    );
+    return new FileReportSink(files, ordered);
   }
 
   async record(outcomes: readonly RecordOutcome[]): Promise<void> {
-    await this.spill.add(outcomes);
+    await this.ordered.add(outcomes);
   }
 
   async finish(summary: RunSummary): Promise<void> {
-    const csv = createWriteStream(this.files.csv);
-    const ndjson = createWriteStream(this.files.ndjson);
-    await write(csv, csvLine(OUTCOME_COLUMNS));
-    // Joined per thousand lines: a flat string per write, not one call per record.
-    let csvLines: string[] = [];
-    let jsonLines: string[] = [];
-    const flush = async () => {
-      await Promise.all([write(csv, csvLines.join('')), write(ndjson, jsonLines.join(''))]);
-      csvLines = [];
-      jsonLines = [];
-    };
-    for await (const o of this.spill.drain()) {
-      csvLines.push(outcomeCsvLine(o, this.runId));
-      jsonLines.push(outcomeJsonLine(o, this.runId));
-      if (csvLines.length >= 1000) await flush();
-    }
-    await flush();
-    await Promise.all([closeStream(csv), closeStream(ndjson)]);
+    await this.ordered.finish();
     // Atomic, so a summary.json that exists is whole even when the process is killed mid-write.
     await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   }
-}
-
-async function closeStream(stream: WriteStream): Promise<void> {
-  if (stream.closed) return;
-  stream.end();
-  await once(stream, 'close');
 }

@@ -1,0 +1,7 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+/** Writes `text`, waiting for 'drain' when the stream's buffer is full (memory stays flat). */
+export async function write(stream: Writable, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, 'drain');
+}
