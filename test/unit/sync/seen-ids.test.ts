@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MappedRecord } from '../../../src/sources/record.js';
-import { keyHashes, runKey, SeenIds } from '../../../src/sync/seen-ids.js';
+import { contentHash, keyHashes, runKey, SeenIds } from '../../../src/sync/seen-ids.js';
 
 const record = (externalId: string, file: string, line: number, amount = 1): MappedRecord => ({
   file,
@@ -47,5 +47,34 @@ describe('SeenIds (run-wide first sightings, compact hashes)', () => {
       expect(b).toBeGreaterThan(0);
       expect(b).toBeLessThan(2 ** 32);
     }
+  });
+
+  it('content hashes tell payloads apart as their JSON would, without building it', () => {
+    const hash = (payload: Record<string, unknown>) =>
+      contentHash({ ...record('X', 'a.csv', 2), payload } as unknown as MappedRecord);
+    const base = {
+      externalId: 'X',
+      amount: 12.5,
+      purpose: 'Miete',
+      tags: ['a', 'b'],
+      party: { iban: 'DE1' },
+    };
+    expect(hash({ ...base })).toBe(hash(base));
+    // What JSON leaves out does not count: an undefined field.
+    expect(hash({ ...base, categoryId: undefined })).toBe(hash(base));
+    const variants: Record<string, unknown>[] = [
+      { ...base, amount: 12.51 },
+      { ...base, amount: '12.5' }, // a string is not the number
+      { ...base, purpose: 'Miet' },
+      { ...base, purpose: 'Miete', extra: null },
+      { ...base, tags: ['ab'] }, // strings are length-tagged: ["a","b"] is not ["ab"]
+      { ...base, tags: ['a', 'b', ''] },
+      { ...base, party: { iban: 'DE2' } },
+      { ...base, party: { bic: 'DE1' } },
+      { ...base, booked: true },
+      { ...base, booked: false },
+    ];
+    const hashes = new Set([hash(base), ...variants.map(hash)]);
+    expect(hashes.size).toBe(variants.length + 1);
   });
 });
