@@ -17,9 +17,10 @@ export interface LineFormat {
 
 /**
  * Outcomes held back until this many wait: chunks in flight finish out of order, but only within
- * the few thousand records in flight (none arrived late at concurrency 2 or 8 on 300,000 rows), so this window lets nearly every outcome go
- * straight to the report files in order; its memory is that of up to twice as many outcomes (~1 MB); a larger one held more
- * outcomes long enough to reach the old generation and raised peak RSS.
+ * the few thousand records in flight (none arrived late at concurrency 2 or 8 on 300,000 rows), so
+ * this window lets nearly every outcome go straight to the report files in order. Its memory is
+ * that of up to twice as many outcomes (~1 MB); a larger window held outcomes long enough to reach
+ * the old generation and raised peak RSS.
  */
 const WINDOW = 4_000;
 
