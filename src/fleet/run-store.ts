@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
+import { RedisScript } from '../gate/redis-script.js';
 import { OrderedSpill, reportOrder } from '../report-files/ordered-spill.js';
 import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
@@ -7,6 +8,26 @@ import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { contentHash, type FirstSeen, keyHashes, runKey } from '../sync/seen-ids.js';
 import type { FleetKeys } from './keys.js';
+
+/**
+ * KEYS: the run's first-sightings hash. ARGV: retention ms, then field and value per record.
+ * Sets each field that is not there; answers index (0-based) and stored value for each that was.
+ */
+const claimScript = new RedisScript(
+  1,
+  `
+local key = KEYS[1]
+local out = {}
+for i = 2, #ARGV, 2 do
+  if redis.call('HSETNX', key, ARGV[i], ARGV[i + 1]) == 0 then
+    out[#out + 1] = (i - 2) / 2
+    out[#out + 1] = redis.call('HGET', key, ARGV[i])
+  end
+end
+redis.call('PEXPIRE', key, ARGV[1])
+return out
+`,
+);
 
 /** What is known of a fleet run before it finishes. */
 export interface RunMeta {
@@ -82,9 +103,11 @@ export class RedisRunStore {
   /**
    * The fleet's run-wide first sightings (docs/once-only.md): one hash per run, field = the 64-bit
    * hash of kind and externalId (16 hex digits, not the id: a million records stay ~100 MB less),
-   * value = the first's line, content hash and file. HSETNX then HGET per record, pipelined once per
-   * chunk: whoever set the field first is the first, across every import job and worker of the run.
-   * The same line claiming again (a replayed import) is still the first. Expires with the run.
+   * value = the first's line, content hash and file. One script call per chunk sets each field
+   * unless it exists (HSETNX) and answers only for the fields that existed, with their values:
+   * whoever set the field first is the first, across every import job and worker of the run. The
+   * same line claiming again (a replayed import) is still the first. Expires with the run.
+   * (A pipeline of HSETNX + HGET per record cost the importer ~12 µs of ioredis per record.)
    */
   async claimExternalIds(
     runId: string,
@@ -92,24 +115,26 @@ export class RedisRunStore {
     records: readonly MappedRecord[],
   ): Promise<(FirstSeen | undefined)[]> {
     if (records.length === 0) return [];
-    const key = this.keys.runIds(runId);
-    const pipeline = this.redis.pipeline();
+    const args: (string | number)[] = [this.retentionMs];
     for (const record of records) {
       const [a, b] = keyHashes(runKey(kind, record));
-      const field = `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
-      pipeline.hsetnx(key, field, `${record.line}\t${contentHash(record)}\t${record.file}`);
-      pipeline.hget(key, field);
+      args.push(
+        `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`,
+        `${record.line}\t${contentHash(record)}\t${record.file}`,
+      );
     }
-    pipeline.pexpire(key, this.retentionMs);
-    const replies = (await pipeline.exec()) ?? [];
-    return records.map((record, i) => {
-      const [error, value] = replies[i * 2 + 1] ?? [];
-      if (error) throw error;
-      const [line, content, ...file] = String(value).split('\t');
+    const reply = await claimScript.call(this.redis, [this.keys.runIds(runId)], args);
+    const found: (FirstSeen | undefined)[] = new Array(records.length).fill(undefined);
+    const pairs = reply as (number | string)[];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const at = Number(pairs[i]);
+      const record = records[at] as MappedRecord;
+      const [line, content, ...file] = String(pairs[i + 1]).split('\t');
       const first = { file: file.join('\t'), line: Number(line) };
-      if (first.file === record.file && first.line === record.line) return undefined;
-      return { ...first, sameContent: Number(content) === contentHash(record) };
-    });
+      if (first.file === record.file && first.line === record.line) continue;
+      found[at] = { ...first, sameContent: Number(content) === contentHash(record) };
+    }
+    return found;
   }
 
   /** Whether a job of this scope already stored outcomes (a replayed import then skips the chunk). */

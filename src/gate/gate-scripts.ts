@@ -1,27 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
-
-/** A Lua script run by SHA, loaded on first use (and again after a server restart or SCRIPT FLUSH). */
-export class GateScript {
-  private readonly sha: string;
-
-  constructor(
-    private readonly numberOfKeys: number,
-    private readonly lua: string,
-  ) {
-    this.sha = createHash('sha1').update(lua).digest('hex');
-  }
-
-  async run(redis: Redis, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<number> {
-    if (keys.length !== this.numberOfKeys) throw new Error(`script expects ${this.numberOfKeys} keys`);
-    try {
-      return Number(await redis.evalsha(this.sha, this.numberOfKeys, ...keys, ...args));
-    } catch (error: unknown) {
-      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-      return Number(await redis.eval(this.lua, this.numberOfKeys, ...keys, ...args));
-    }
-  }
-}
+import { RedisScript } from './redis-script.js';
 
 /** Redis time in epoch millis: every worker measures lease expiry on the server's clock, not its own. */
 const NOW = `
@@ -36,7 +13,7 @@ end
  * KEYS: slots. ARGV: leaseId, limit, leaseTtlMs. Drops expired leases, then grants a slot when
  * fewer than `limit` leases are live. Returns 1 when granted, else 0.
  */
-export const acquireScript = new GateScript(
+export const acquireScript = new RedisScript(
   1,
   `${NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
@@ -52,7 +29,7 @@ return 1
  * KEYS: slots. ARGV: leaseId, leaseTtlMs. Extends a live lease; 0 when it has expired (pruned or not:
  * an expired lease may already count as free for others), so the holder knows it lost the slot.
  */
-export const renewScript = new GateScript(
+export const renewScript = new RedisScript(
   1,
   `${NOW}
 local expiry = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -68,7 +45,7 @@ return 1
 );
 
 /** KEYS: slots. Live leases of the tenant. */
-export const busyScript = new GateScript(
+export const busyScript = new RedisScript(
   1,
   `${NOW}
 return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
@@ -79,7 +56,7 @@ return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
  * KEYS: pause. ARGV: pauseMs, untilMs (informational). Pauses only extend: the key is rewritten
  * only when the new pause outlasts its remaining PTTL. Returns 1 when extended.
  */
-export const pauseScript = new GateScript(
+export const pauseScript = new RedisScript(
   1,
   `
 local ms = tonumber(ARGV[1])

@@ -8,6 +8,9 @@
  *   (c) fairness: 1,000 records of a small tenant queued after a big tenant's export: its time
  *       to finish vs its solo time;
  *   (d) Redis memory per record waiting in a chunk job;
+ *   (p) the fleet's CPU per record (every worker process plus Redis) beside the in-process
+ *       `erp-bridge sync` of the same export, both against the sandbox without latency, runs
+ *       alternated (issue 15 point 3: at most 1.5x);
  *   with (a) and (i): the capacity model (CPU per record of importer, chunk worker and Redis, and
  *       the records/s per worker core, where one Redis saturates, the largest useful fleet on it).
  * Workers are real `erp-bridge worker` processes (the built CLI), the sandbox is its own process,
@@ -41,6 +44,7 @@ import { capCpu, cpuCapAvailable } from './cpu-cap.js';
 import { writeGermanExport } from './german-export.js';
 import { processCpuMs, redisCpuMs } from './process-cpu.js';
 import { median, repoRoot, startSandboxProcess } from './sandbox-process.js';
+import { measureSync } from './sync-process.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -55,7 +59,9 @@ const FAIR_SMALL = 1_000;
 const TENANTS = Math.max(B_TENANTS, 2);
 const FIRST_ACCOUNT = 2001;
 /** Which scenarios to run (default all): BENCH_SCENARIOS=ad runs (a) and (d); i: (a)'s import alone. */
-const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'aibcd';
+const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'aibcdp';
+/** (p)'s export: the same file for the in-process sync and the fleet. */
+const P_ROWS = Number(process.env.BENCH_P_ROWS ?? 200_000);
 /** The workers' log level; their lines go to stderr (debug shows every request with its timing). */
 const WORKER_LOG_LEVEL = process.env.BENCH_WORKER_LOG_LEVEL ?? 'warn';
 /** Extra node flags of the workers, e.g. BENCH_WORKER_NODE_ARGS=--cpu-prof (profiles in the repo root). */
@@ -501,6 +507,53 @@ async function scenarioD(): Promise<number> {
   return perRecord;
 }
 
+/** (p)'s figures: CPU per record (µs) of the in-process sync and of the fleet (workers + Redis). */
+interface SideBySide {
+  inProcess: number;
+  fleetWorkers: number;
+  fleetRedis: number;
+}
+
+/**
+ * The same export synced by one `erp-bridge sync` process and by the fleet (two workers, its
+ * import included), alternated run by run, against the sandbox without latency: what the fleet
+ * costs per record beyond what one process costs. Both sides count whole processes' CPU from the
+ * moment the work starts (the sync: its process without the fixed cost of an empty export's sync;
+ * the fleet: workers already started, and Redis).
+ */
+async function scenarioSideBySide(): Promise<SideBySide> {
+  const feed = await exportFor('bench-p', FIRST_ACCOUNT, P_ROWS, 4);
+  const empty = await exportFor('bench-p-empty', FIRST_ACCOUNT, 0, 4);
+  const runs: SideBySide[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    // Without the sync's fixed cost (start-up, modules: an empty export's sync), as the fleet's
+    // workers are measured from the moment they are ready.
+    const fixed = await measureSync(sandbox, empty, 0, work);
+    const sync = await measureSync(sandbox, feed, P_ROWS, work);
+    const inProcess = (sync.figures.cpuMicros - fixed.figures.cpuMicros) / P_ROWS;
+    await sandbox.reset();
+    const prefix = newPrefix();
+    const fleet = await startWorkers(2, prefix, sandbox);
+    const workers0 = await fleet.cpuMs();
+    const redis0 = await redisCpuMs(REDIS_URL);
+    const { records } = await runFeeds(prefix, [{ file: feed }]);
+    const count = records.get(feed) ?? 0;
+    if (count !== P_ROWS) throw new Error(`(p) the fleet synced ${count} of ${P_ROWS} records`);
+    const fleetWorkers = (((await fleet.cpuMs()) - workers0) * 1000) / count;
+    const fleetRedis = (((await redisCpuMs(REDIS_URL)) - redis0) * 1000) / count;
+    await fleet.stop();
+    runs.push({ inProcess, fleetWorkers, fleetRedis });
+    console.log(
+      `(p) run ${run}: in-process sync ${inProcess.toFixed(1)} µs/record; fleet workers ${fleetWorkers.toFixed(1)} + Redis ${fleetRedis.toFixed(1)} = ${(fleetWorkers + fleetRedis).toFixed(1)} µs/record; ratio ${((fleetWorkers + fleetRedis) / inProcess).toFixed(2)}`,
+    );
+  }
+  return {
+    inProcess: median(runs.map((r) => r.inProcess)),
+    fleetWorkers: median(runs.map((r) => r.fleetWorkers)),
+    fleetRedis: median(runs.map((r) => r.fleetRedis)),
+  };
+}
+
 try {
   const bound = (4 * 1000) / ((2 * LATENCY_MS) / 1000);
   const a = SCENARIOS.includes('a') ? await scenarioA() : undefined;
@@ -508,6 +561,7 @@ try {
   const b = SCENARIOS.includes('b') ? await scenarioB() : undefined;
   const c = SCENARIOS.includes('c') ? await scenarioC() : undefined;
   const d = SCENARIOS.includes('d') ? await scenarioD() : undefined;
+  const p = SCENARIOS.includes('p') ? await scenarioSideBySide() : undefined;
   console.log(
     '\nmedians (runs: %d, latency %d ms, Node %s, %d cores)',
     RUNS,
@@ -540,7 +594,16 @@ try {
       `(c) small tenant: solo ${c.solo} ms, behind ${FAIR_BIG} records ${c.shared} ms; limit 2 x solo + one chunk = ${2 * c.solo + 2 * LATENCY_MS} ms (${c.shared <= 2 * c.solo + 2 * LATENCY_MS ? 'met' : 'NOT met'})`,
     );
   if (d !== undefined)
-    console.log(`(d) Redis memory per record waiting in a chunk job: ${d.toFixed(0)} bytes`);
+    console.log(
+      `(d) Redis memory per record waiting in a chunk job: ${d.toFixed(0)} bytes (target <= 200: ${d <= 200 ? 'met' : 'NOT met'})`,
+    );
+  if (p) {
+    const fleet = p.fleetWorkers + p.fleetRedis;
+    const ratio = fleet / p.inProcess;
+    console.log(
+      `(p) ${P_ROWS} records without latency: in-process sync ${p.inProcess.toFixed(1)} µs/record, fleet ${fleet.toFixed(1)} (workers ${p.fleetWorkers.toFixed(1)} + Redis ${p.fleetRedis.toFixed(1)}) = ${ratio.toFixed(2)}x (target <= 1.5: ${ratio <= 1.5 ? 'met' : 'NOT met'})`,
+    );
+  }
 } finally {
   await sandbox.stop();
   await rm(work, { recursive: true, force: true });
