@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { queueChunk } from '../../../src/fleet/chunk-job.js';
 import { ChunkRecordStore } from '../../../src/fleet/chunk-records.js';
@@ -82,13 +83,23 @@ describe('chunk records wait beside their jobs', () => {
     if (!one) throw new Error('no record');
     const records = [2, 3, 4].map((line) => ({ ...one, line, externalId: `cr-${line}` }));
     await store.put('cr-file-1', records);
-    const raw = String(await fleet.connection.get(keys.chunkRecords('cr-file-1')));
+    // Stored deflated behind a 0x00 byte.
+    const packed = await fleet.connection.getBuffer(keys.chunkRecords('cr-file-1'));
+    expect(packed?.[0]).toBe(0);
+    const raw = inflateRawSync((packed ?? Buffer.alloc(1)).subarray(1)).toString('utf8');
     expect(raw.split(one.file).length - 1).toBe(1);
     expect(await store.get('cr-file-1')).toEqual(records);
     // Records of several files (never made by an import today) are kept as they are.
     const mixed = [records[0], { ...one, file: '/exports/other.csv' }] as typeof records;
     await store.put('cr-file-2', mixed);
     expect(await store.get('cr-file-2')).toEqual(mixed);
+    // Records a previous version stored as plain JSON text are still read.
+    const { file: _, ...withoutFile } = one;
+    await fleet.connection.set(
+      keys.chunkRecords('cr-file-3'),
+      JSON.stringify({ file: one.file, records: [withoutFile] }),
+    );
+    expect(await store.get('cr-file-3')).toEqual([one]);
   });
 
   it('a replay after the outcomes were stored completes without a request', async () => {
