@@ -42,8 +42,9 @@ embedService({
   maxAttempts: config.maxAttempts,
   readyTimeoutMs: config.readyTimeoutMs,
   answerTimeoutMs: config.answerTimeoutMs,
-  onSuccess: () => {
+  onSuccess: ({ attempts }) => {
     show('signed-in', 'Signed in to the financial planning service');
+    status.dataset.attempts = String(attempts);
     console.info('embedded sign-in succeeded');
   },
   onFailure: (failure) => {

@@ -48,7 +48,7 @@ export interface EmbedOptions {
    * once per attempt, after that attempt's `service:ready`, so the token's 30-60 s start late.
    */
   mintToken: (signal: AbortSignal) => Promise<string>;
-  onSuccess?: () => void;
+  onSuccess?: (result: { attempts: number }) => void;
   onFailure?: (failure: EmbedFailure) => void;
   /** Attempts in all, the first included (default 2: one retry with a fresh token). */
   maxAttempts?: number;
@@ -111,7 +111,7 @@ export function embedService(options: EmbedOptions): EmbedHandle {
     phase = 'done';
     stop();
     settle(result);
-    if (result.ok) options.onSuccess?.();
+    if (result.ok) options.onSuccess?.({ attempts: result.attempts });
     else {
       const { ok: _ok, ...failure } = result;
       options.onFailure?.(failure);
