@@ -60,7 +60,7 @@ describe('embedded sign-in in Chromium', () => {
     const shot = process.env.EMBED_SCREENSHOT;
     if (shot) {
       mkdirSync(dirname(shot), { recursive: true });
-      await page.setViewportSize({ width: 900, height: 260 });
+      await page.setViewportSize({ width: 900, height: 240 });
       await page.screenshot({ path: shot });
     }
   });

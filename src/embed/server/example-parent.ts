@@ -120,7 +120,7 @@ body { font-family: system-ui, sans-serif; margin: 0; background: #f4f5f7; color
 header { padding: 12px 20px; background: #1d2330; color: #fff; display: flex; gap: 24px; align-items: baseline; }
 header h1 { font-size: 18px; margin: 0; }
 #embed-status { margin: 0; font-size: 14px; }
-#service iframe { border: 0; width: 100%; height: 320px; background: #fff; }
+#service iframe { border: 0; width: 100%; height: 180px; background: #fff; }
 </style>
 </head>
 <body>

@@ -10,3 +10,6 @@ export {
   startExampleParent,
 } from './example-parent.js';
 export { INIT_TOKEN_HEADERS, type InitTokenTarget, mintInitToken, sendInitToken } from './init-token.js';
+// The client that mints: a partner's server builds one with its credentials (the package's only
+// other entry is the CLI, so the embed entry carries it).
+export { PartnerClient, type PartnerClientSettings } from '../../client/index.js';
