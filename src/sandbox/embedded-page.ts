@@ -53,9 +53,13 @@ export const APP_SCRIPT = `'use strict';
       console.info('embedded app: signed in, user', answer.userId);
       reply({ type: 'service:auth-success' });
     } else {
-      show('error', 'Sign-in failed: ' + answer.code);
-      console.warn('embedded app: sign-in failed', answer.code);
-      reply({ type: 'service:auth-error', code: answer.code, message: answer.message });
+      // Anything but a clear refusal (a 500, a body that is not the answer) is INTERNAL_ERROR.
+      const refused = answer && answer.type === 'service:auth-error' && typeof answer.code === 'string';
+      const code = refused ? answer.code : 'INTERNAL_ERROR';
+      const message = refused ? answer.message : 'Unexpected failure during the exchange';
+      show('error', 'Sign-in failed: ' + code);
+      console.warn('embedded app: sign-in failed', code);
+      reply({ type: 'service:auth-error', code, message });
     }
   });
   show('ready', 'Waiting for sign-in…');

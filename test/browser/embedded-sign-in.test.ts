@@ -213,6 +213,24 @@ describe('embedded sign-in in Chromium', () => {
     await page.evaluate(`sendToApp({ type: 'service:auth', initToken: ${JSON.stringify(token)} })`);
     await page.waitForFunction('window.received.length === 2');
     expect(await page.evaluate('window.received[1]')).toEqual({ type: 'service:auth-success' });
+    expect(w.exchanges(logged)).toEqual(['signed-in']);
+  });
+
+  it('answers INTERNAL_ERROR when the exchange fails unexpectedly (network error, or a 500)', async () => {
+    for (const failure of ['abort', '500'] as const) {
+      await w.context.route(`${w.app.origin}/exchange`, (route) =>
+        failure === 'abort'
+          ? route.abort('connectionreset')
+          : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+      );
+      const parent = await w.startParent({ helper: { maxAttempts: 1 } });
+      expect(await settled(await open(parent.url)), failure).toMatchObject({
+        state: 'failed',
+        reason: 'auth-error',
+        code: 'INTERNAL_ERROR',
+      });
+      await w.context.unrouteAll();
+    }
   });
 
   it('pins service:auth to the app origin: a frame that navigated to another origin receives nothing and is not heard', async () => {
@@ -222,8 +240,14 @@ describe('embedded sign-in in Chromium', () => {
     const appUrl = `${fake.url}/?then=${encodeURIComponent(listener)}`;
     const initToken = await w.mint();
     w.tokens.add(initToken);
+    const served = poser.requestsTo('GET', '/listener.js').length;
     loose.script('POST', '/init-token', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Answer once the listener's page is in the frame (its script was fetched), and a bit more.
+      const deadline = Date.now() + 10_000;
+      while (poser.requestsTo('GET', '/listener.js').length === served && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
       return { json: { initToken }, headers: { 'cache-control': 'no-store' } };
     });
     const config = { appUrl, mintUrl: '/init-token', maxAttempts: 1, answerTimeoutMs: 2_000 };

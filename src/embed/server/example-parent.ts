@@ -48,7 +48,14 @@ export function exampleParentHandler(
     const answer = async () => {
       if (route === 'GET /') return send(res, 200, 'text/html; charset=utf-8', page, csp);
       if (module) return send(res, 200, 'text/javascript; charset=utf-8', await browserModule(module), csp);
-      if (route === 'POST /init-token') return sendInitToken(res, client, { accountId, userId }, logger);
+      if (route === 'POST /init-token') {
+        // Only this page's own script mints: browsers mark a request from another site, whose
+        // POST would otherwise still burn the partner's init-token rate limit.
+        const site = req.headers['sec-fetch-site'];
+        if (site !== undefined && site !== 'same-origin')
+          return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden', csp);
+        return sendInitToken(res, client, { accountId, userId }, logger);
+      }
       // No icon; answered so browsers do not log a 404 in the page's console.
       if (route === 'GET /favicon.ico') return send(res, 204, 'text/plain', '', csp);
       send(res, 404, 'text/plain; charset=utf-8', 'Not found', csp);

@@ -86,5 +86,10 @@ describe('embed server side: init-token endpoint and example parent page', () =>
       expect(await res.text()).toContain(text);
     }
     expect((await fetch(new URL('/init-token', parent.url))).status).toBe(404);
+    const crossSite = await fetch(new URL('/init-token', parent.url), {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
   });
 });
