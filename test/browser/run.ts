@@ -6,7 +6,13 @@ import { whyChromiumCannotRun } from './support/chromium.js';
  * saying why it cannot run here and exit 0 — a machine without Chromium is not a failure of the
  * code under test (.ci/run installs it). Extra arguments go to vitest.
  */
-const reason = whyChromiumCannotRun();
+let reason: string | undefined;
+try {
+  reason = whyChromiumCannotRun();
+} catch (error) {
+  console.error(`test:browser: ${(error as Error).message}`);
+  process.exit(1);
+}
 if (reason !== undefined) {
   console.log(`test:browser skipped: ${reason}`);
   process.exit(0);

@@ -13,10 +13,16 @@ const executable = (path: string) => {
   }
 };
 
-/** The Chromium to drive: CHROMIUM_PATH when set, else Debian's, else one on the PATH; undefined when none. */
+/**
+ * The Chromium to drive: CHROMIUM_PATH when set (an error when it names no executable: a setting
+ * that is wrong is not a missing browser), else Debian's, else one on the PATH; undefined when none.
+ */
 export function chromiumPath(): string | undefined {
   const explicit = process.env.CHROMIUM_PATH;
-  if (explicit) return executable(explicit) ? explicit : undefined;
+  if (explicit) {
+    if (!executable(explicit)) throw new Error(`CHROMIUM_PATH=${explicit} is not an executable file`);
+    return explicit;
+  }
   const onPath = (process.env.PATH ?? '')
     .split(delimiter)
     .filter(Boolean)
@@ -26,9 +32,7 @@ export function chromiumPath(): string | undefined {
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function whyChromiumCannotRun(): string | undefined {
-  if (chromiumPath() !== undefined) return undefined;
-  const explicit = process.env.CHROMIUM_PATH;
-  return explicit
-    ? `CHROMIUM_PATH=${explicit} is not an executable file`
-    : "no chromium found (install Debian's package: apt-get install -y chromium, or set CHROMIUM_PATH)";
+  return chromiumPath() === undefined
+    ? "no chromium found (install Debian's package: apt-get install -y chromium, or set CHROMIUM_PATH)"
+    : undefined;
 }
