@@ -216,6 +216,16 @@ describe('embedded sign-in in Chromium', () => {
     expect(w.exchanges(logged)).toEqual(['signed-in']);
   });
 
+  it('gives up on a mint that does not settle in time, and never sends its late token', async () => {
+    const parent = await w.startParent({ helper: { maxAttempts: 1, answerTimeoutMs: 1_000 } });
+    parent.queue.push({ initToken: await w.mint(), delayMs: 2_000 });
+    const logged = w.logs.app.lines.length;
+    const page = await open(parent.url);
+    expect(await settled(page)).toMatchObject({ state: 'failed', reason: 'mint-failed', attempts: 1 });
+    await page.waitForTimeout(1_500);
+    expect(w.exchanges(logged)).toEqual([]);
+  });
+
   it('answers INTERNAL_ERROR when the exchange fails unexpectedly (network error, or a 500)', async () => {
     for (const failure of ['abort', '500'] as const) {
       await w.context.route(`${w.app.origin}/exchange`, (route) =>

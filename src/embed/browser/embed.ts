@@ -54,7 +54,7 @@ export interface EmbedOptions {
   maxAttempts?: number;
   /** How long to wait for each `service:ready` (default 15000 ms). */
   readyTimeoutMs?: number;
-  /** How long to wait for the answer to `service:auth` (default 15000 ms). */
+  /** How long to wait for `mintToken`, and then for the answer to `service:auth` (default 15000 ms each). */
   answerTimeoutMs?: number;
   /** The iframe's accessible title (default "Financial planning"). */
   title?: string;
@@ -134,9 +134,14 @@ export function embedService(options: EmbedOptions): EmbedHandle {
   const sendAuth = async () => {
     phase = 'minting';
     attempts += 1;
-    clearTimeout(timer);
     const controller = new AbortController();
     minting = controller;
+    // finish() aborts the callback's signal, so a hung mint ends here and never sends late.
+    arm(answerTimeoutMs, () => ({
+      reason: 'mint-failed',
+      attempts,
+      error: new Error(`mintToken did not settle within ${answerTimeoutMs} ms`),
+    }));
     let initToken: unknown;
     try {
       initToken = await options.mintToken(controller.signal);
