@@ -99,6 +99,14 @@ module.exports = {
       to: { path: 'node_modules/(ssh2|ssh2-sftp-client|@aws-sdk|@smithy)/' },
     },
     {
+      name: 'browser-helper-stands-alone',
+      comment:
+        "src/embed/browser runs in partners' pages: it imports nothing outside its folder (no package, no node module), so it ships as it is.",
+      severity: 'error',
+      from: { path: '^src/embed/browser/' },
+      to: { pathNot: '^src/embed/browser/' },
+    },
+    {
       name: 'only-cli-wires',
       comment: 'Nothing imports the CLI.',
       severity: 'error',

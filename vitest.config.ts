@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The podman fleet test runs on its own: npm run test:containers (vitest.containers.config.ts).
-    exclude: [...configDefaults.exclude, 'test/containers/**'],
+    // Run on their own: the podman fleet (npm run test:containers, vitest.containers.config.ts) and
+    // the embedded sign-in in Chromium (npm run test:browser, vitest.browser.config.ts).
+    exclude: [...configDefaults.exclude, 'test/containers/**', 'test/browser/**'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { invalidRequest } from './fault.js';
 
 /** Requests larger than this are refused; a 1000-item bulk body is well below 2 MiB. */
@@ -48,4 +49,27 @@ export function isJson(req: IncomingMessage): boolean {
 /** What an echoing fault quotes of a request: its Authorization header and its body, verbatim. */
 export function echoedRequest(req: IncomingMessage, body: Buffer): string {
   return `authorization ${req.headers.authorization ?? '(none)'}, body ${body.toString('utf8')}`;
+}
+
+/** A listening server: its origin (`http://HOST:PORT`, IPv6 hosts bracketed) and how to stop it. */
+export interface Listening {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Listens on HOST:PORT (0: any free port); close() also ends kept-alive connections. */
+export async function listenOn(server: Server, host: string, port: number): Promise<Listening> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    origin: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

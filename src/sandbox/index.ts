@@ -1,4 +1,5 @@
 /** Public surface of the sandbox: what the CLI and tests may use. */
+export type { EmbeddedApp, EmbeddedAppOptions } from './embedded-app.js';
 export {
   type ConfigurableFaults,
   createFaultInjector,

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin.js';
 import { handleOperation } from './api.js';
+import { type EmbeddedApp, type EmbeddedAppOptions, startEmbeddedApp } from './embedded-app.js';
 import { SandboxFault } from './fault.js';
 import { createFaultInjector, type FaultInjector } from './faults.js';
-import { readBody, sendJson } from './http.js';
+import { listenOn, readBody, sendJson } from './http.js';
 import { createRouter } from './router.js';
 import { type SandboxRequestEvent, SandboxRuntime } from './runtime.js';
 import { DEFAULT_SEED, parseSeed, type Seed } from './seed.js';
@@ -22,6 +22,8 @@ export interface SandboxOptions {
   sso?: SsoOptions;
   /** Told of every partner API call once it is answered: arrival, operation, account, status. */
   onRequest?: (event: SandboxRequestEvent) => void;
+  /** Also start the embedded application on its own port (own origin), sharing this runtime. */
+  app?: EmbeddedAppOptions;
 }
 
 export interface SandboxHandle {
@@ -32,6 +34,8 @@ export interface SandboxHandle {
   clientId: string;
   clientSecret: string;
   runtime: SandboxRuntime;
+  /** The embedded application, when `app` was given. */
+  app?: EmbeddedApp;
   close(): Promise<void>;
 }
 
@@ -57,14 +61,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { origin, close: closeApi } = await listenOn(server, host, options.port ?? 0);
   // The init token's `iss` is the authorization server address (spec), known only once listening.
   if (options.sso?.issuer === undefined) runtime.sso.issuer = origin;
+  let app: EmbeddedApp | undefined;
+  try {
+    app = options.app ? await startEmbeddedApp(runtime, host, options.app) : undefined;
+  } catch (error) {
+    await closeApi();
+    throw error;
+  }
   const firstClient = seed.partners[0]?.clients[0];
   return {
     url: `${origin}${API_PREFIX}`,
@@ -72,11 +78,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientId: firstClient?.clientId ?? '',
     clientSecret: firstClient?.clientSecret ?? '',
     runtime,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    ...(app ? { app } : {}),
+    close: async () => {
+      await Promise.all([closeApi(), app?.close()]);
+    },
   };
 }
 

@@ -116,11 +116,14 @@ export async function handleEmbedded(
 
 /** The `initToken` of a JSON body; anything unreadable counts as no token (MISSING_TOKEN). */
 function initTokenOf(body: Buffer): unknown {
+  return jsonObjectOf(body)?.initToken;
+}
+
+/** A request body parsed as a JSON object; undefined when it is empty, not JSON or not an object. */
+export function jsonObjectOf(body: Buffer): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = body.length ? JSON.parse(body.toString('utf8')) : undefined;
-    return typeof parsed === 'object' && parsed !== null
-      ? (parsed as { initToken?: unknown }).initToken
-      : undefined;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

@@ -14,6 +14,8 @@ interface Printed {
   authUrl: string;
   clientId: string;
   clientSecret: string;
+  appUrl: string;
+  demoUrl: string;
 }
 
 interface Started {
@@ -71,7 +73,14 @@ describe('erp-bridge sandbox', () => {
   it('prints exactly one JSON line with url, authUrl and credentials that work, and exits on SIGTERM', async () => {
     const started = await run(['--port', '0']).ready;
     const { url, authUrl, clientId, clientSecret } = started.printed;
-    expect(Object.keys(started.printed).sort()).toEqual(['authUrl', 'clientId', 'clientSecret', 'url']);
+    expect(Object.keys(started.printed).sort()).toEqual([
+      'appUrl',
+      'authUrl',
+      'clientId',
+      'clientSecret',
+      'demoUrl',
+      'url',
+    ]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
     expect(url).toBe(`${authUrl}/v2`);
 
@@ -86,6 +95,41 @@ describe('erp-bridge sandbox', () => {
     const exit = await started.exited;
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(started.stdout().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('serves the embedded app and a demo parent page on two more origins, the demo allow-listed', async () => {
+    const started = await run(['--port', '0', '--allow-parent', 'https://portal.example']).ready;
+    try {
+      const { appUrl, demoUrl, authUrl } = started.printed;
+      const origins = [authUrl, new URL(appUrl).origin, new URL(demoUrl).origin];
+      expect(new Set(origins).size).toBe(3);
+      const app = await fetch(appUrl);
+      expect(app.status).toBe(200);
+      expect(app.headers.get('content-security-policy')).toContain(
+        `frame-ancestors https://portal.example ${new URL(demoUrl).origin}`,
+      );
+      const demo = await fetch(demoUrl);
+      expect(await demo.text()).toContain('id="embed-config"');
+      expect(demo.headers.get('content-security-policy')).toContain(`frame-src ${new URL(appUrl).origin}`);
+      const minted = await fetch(new URL('/init-token', demoUrl), { method: 'POST' });
+      expect(minted.status).toBe(200);
+      expect(minted.headers.get('cache-control')).toBe('no-store');
+      const { initToken } = (await minted.json()) as { initToken: string };
+      const exchange = await fetch(new URL('/exchange', appUrl), {
+        method: 'POST',
+        headers: { origin: new URL(appUrl).origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ initToken }),
+      });
+      expect(await exchange.json()).toMatchObject({ type: 'service:auth-success', accountId: 1001 });
+    } finally {
+      started.child.kill('SIGTERM');
+      const exit = await started.exited;
+      expect(exit.code).toBe(0);
+      // The demo's logs (stderr) say what was minted and exchanged, never the token.
+      expect(exit.stderr).toContain('init token minted');
+      expect(exit.stderr).toContain('embedded sign-in');
+      expect(exit.stderr).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    }
   });
 
   it('loads --seed and --faults files (YAML or JSON); --latency overrides the file', async () => {
@@ -134,7 +178,12 @@ describe('erp-bridge sandbox', () => {
       /invalid fault config .*bad-faults\.yaml:\n\s+fail500\.rate/,
     ],
     ['an invalid seed', ['--seed', 'BAD_SEED'], /invalid sandbox seed .*bad-seed\.yaml:\n\s+partners/],
-  ])('refuses %s with exit code 2 and a message naming the file', async (_name, args, message) => {
+    [
+      'an --allow-parent that is not an origin',
+      ['--allow-parent', 'https://portal.example/embed'],
+      /allowed parent "https:\/\/portal\.example\/embed" is not an origin/,
+    ],
+  ])('refuses %s with exit code 2 and a message naming the file or value', async (_name, args, message) => {
     writeFileSync(join(dir, 'bad-faults.yaml'), 'fail500:\n  rate: 3\n');
     writeFileSync(join(dir, 'bad-seed.yaml'), 'partners: []\naccounts: []\n');
     const resolved = args.map((a) =>
