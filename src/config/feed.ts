@@ -5,6 +5,7 @@ import { BankAccountRoutes, BankAccountTarget } from '../kinds/transactions/bank
 import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
 import { accountKey } from '../sources/statement-account.js';
 import { WRITE_MODES } from '../sync/chunk-settings.js';
+import { PARTNER_SCOPE } from '../sync/ports.js';
 import { columnRef, FieldMapping, type FieldMappings, overDefaults } from './field-mapping.js';
 
 const RowFilter = z.strictObject({
@@ -46,7 +47,8 @@ const KIND_FEED_KEYS: readonly KindFeedKeyText[] = [
 
 const FeedKeys = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'),
-  accountId: z.int().positive(),
+  /** The customer account; partner-scope kinds (accounts) have none (PARTNER_SCOPE). */
+  accountId: z.int().positive().optional(),
   kind: z.enum(RECORD_KINDS),
   source: Source,
   /** Optional when the source format brings a default mapping for the feed's kind (merged field by field). */
@@ -77,7 +79,29 @@ const FeedKeys = z.strictObject({
 });
 
 /** A loaded feed's keys with its mapping complete: the format's default mapping merged in. */
-type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping'> & { mapping: FieldMappings };
+type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping' | 'accountId'> & {
+  mapping: FieldMappings;
+  /** The feed's customer account, or PARTNER_SCOPE for a partner-scope kind. */
+  accountId: number;
+};
+
+/** The feed's account: required for a customer account's kinds, refused for the partner's own. */
+function accountOf(keys: z.output<typeof FeedKeys>, ctx: z.RefinementCtx): number {
+  const partner = KINDS[keys.kind].scope === 'partner';
+  if (partner && keys.accountId !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['accountId'],
+      message: `an ${keys.kind} feed writes the partner's own records, in no customer account: remove accountId`,
+    });
+  if (!partner && keys.accountId === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['accountId'],
+      message: `required for kind ${keys.kind}: the customer account (X-Account-Id) every record goes to`,
+    });
+  return keys.accountId ?? PARTNER_SCOPE;
+}
 
 /** The feed's mapping over the format's default mapping for its kind; undefined when there is neither. */
 function mergedMapping(feed: z.output<typeof FeedKeys>): FieldMappings | undefined {
@@ -175,7 +199,7 @@ export const Feed = FeedKeys.transform((keys, ctx): MergedFeed => {
     });
     return z.NEVER;
   }
-  const feed = { ...keys, mapping };
+  const feed = { ...keys, mapping, accountId: accountOf(keys, ctx) };
   checkFeed(feed, ctx);
   checkRoutes(feed, ctx);
   return feed;

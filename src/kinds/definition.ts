@@ -48,6 +48,12 @@ export interface KindDefinition<P> {
   identityFields: readonly string[];
   /** False: the API has no externalId for the kind; the ID only names the record in reports. */
   sendsExternalId: boolean;
+  /**
+   * 'partner': the kind's records are the partner's own (customer accounts), written without
+   * X-Account-Id; its feeds name no `accountId` and its chunks run under PARTNER_SCOPE
+   * (src/sync/ports.ts). Absent: records of the feed's customer account.
+   */
+  scope?: 'partner';
   /** Payload values the feed supplies when the mapping does not name the field. */
   payloadDefaults?(feed: KindFeedOptions): Readonly<Record<string, string | number | boolean>>;
   /** Feed keys this kind's feeds must have (and others must not). */

@@ -1,4 +1,5 @@
 import type { MappedRecord } from '../sources/record.js';
+import { accounts } from './accounts/index.js';
 import { bankAccounts } from './bank-accounts/index.js';
 import type { KindDefinition } from './definition.js';
 import { invoices } from './invoices/index.js';
@@ -13,6 +14,7 @@ const DEFINITIONS = {
   plans,
   'bank-accounts': bankAccounts,
   users,
+  accounts,
 };
 
 type Definitions = typeof DEFINITIONS;

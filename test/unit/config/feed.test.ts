@@ -174,6 +174,22 @@ describe('feed files', () => {
     ]);
   });
 
+  it('an accounts feed names no accountId (partner scope, account 0); every other kind needs one', () => {
+    const accounts = [
+      'name: tenants',
+      'kind: accounts',
+      'source: {path: tenants.csv, format: csv}',
+      'mapping: {externalId: id, companyName: company, adminExternalId: admin, adminEmail: email, adminFirstName: first, adminLastName: last}',
+    ].join('\n');
+    expect(parseFeed(accounts, '/feeds/tenants.yaml').feed.accountId).toBe(0);
+    expect(problems(`${accounts}\naccountId: 1001`)).toContain(
+      "accountId: an accounts feed writes the partner's own records, in no customer account: remove accountId",
+    );
+    expect(problems(ISSUE_EXAMPLE.replace(/^accountId: .*$/m, ''))).toContain(
+      'accountId: required for kind transactions: the customer account (X-Account-Id) every record goes to',
+    );
+  });
+
   it('name a feed file that cannot be read', async () => {
     await expect(loadFeedFile('/nonexistent/feeds/acme.yaml')).rejects.toThrow(
       '/nonexistent/feeds/acme.yaml: cannot read the feed file (ENOENT)',
