@@ -1,6 +1,7 @@
 import type { MappedRecord } from '../sources/record.js';
 import { accounts } from './accounts/index.js';
 import { bankAccounts } from './bank-accounts/index.js';
+import { categories } from './categories/index.js';
 import type { KindDefinition } from './definition.js';
 import { invoices } from './invoices/index.js';
 import { plans } from './plans/index.js';
@@ -15,6 +16,7 @@ const DEFINITIONS = {
   'bank-accounts': bankAccounts,
   users,
   accounts,
+  categories,
 };
 
 type Definitions = typeof DEFINITIONS;

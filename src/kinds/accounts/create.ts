@@ -35,7 +35,7 @@ export async function createAccount(
     send: async () => (await ctx.client.createAccount(body, { signal: ctx.signal })).account,
     what: 'account',
     listing: "the partner's account list",
-    externalId: record.externalId,
+    named: `externalId "${record.externalId}"`,
     idTaken: EXTERNAL_ID_TAKEN,
     emailTaken: EMAIL_TAKEN,
     refind: () => directory.refind(record.externalId),

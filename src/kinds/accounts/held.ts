@@ -1,5 +1,5 @@
 import type { ChunkSettings } from '../../sync/chunk-settings.js';
-import { DRY, type HeldVerdict, nothingHeld } from '../../sync/held-verdict.js';
+import { type HeldVerdict, heldAs, nothingHeld } from '../../sync/held-verdict.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { AccountDirectory } from './directory.js';
 import type { AccountRecord } from './payload.js';
@@ -16,13 +16,10 @@ export async function heldAccounts(
 ): Promise<(record: AccountRecord) => HeldVerdict> {
   if (records.length === 0) return nothingHeld;
   const directory = await AccountDirectory.read(ctx);
-  return (record) => {
-    const account = directory.find(record.externalId);
-    if (!account) return undefined;
-    if (settings.mode === 'insert')
-      return { serviceId: account.id, message: `exists; feed mode insert ${DRY}` };
-    return accountPatch(record.payload, account) === undefined
-      ? { serviceId: account.id, message: `unchanged ${DRY}` }
-      : undefined;
-  };
+  return (record) =>
+    heldAs(
+      directory.find(record.externalId),
+      settings.mode,
+      (account) => accountPatch(record.payload, account) === undefined,
+    );
 }

@@ -61,7 +61,7 @@ export async function createUser(
     },
     what: 'user',
     listing: "the account's user list",
-    externalId: record.externalId,
+    named: `externalId "${record.externalId}"`,
     idTaken: EXTERNAL_ID_TAKEN,
     emailTaken: EMAIL_TAKEN,
     refind: () => directory.refind(record.externalId),

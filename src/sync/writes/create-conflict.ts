@@ -9,11 +9,12 @@ export interface ConflictSteps<S> {
   what: string;
   /** Where the service's records of that kind are listed, for messages: "the account's user list". */
   listing: string;
-  externalId: string;
-  /** The code of "this externalId is taken". */
+  /** What names the record, as messages quote it: `externalId "erp-1"`, `path "Revenue/Consulting"`. */
+  named: string;
+  /** The code of "this externalId (or path) is taken". */
   idTaken: string;
-  /** The code of "this email is taken" (one email per user in the whole service). */
-  emailTaken: string;
+  /** The code of "this email is taken" (one email per user in the whole service), for kinds with one. */
+  emailTaken?: string;
   /** Whether we sent more than once: a conflict then is our own ambiguous attempt having landed. */
   resent: boolean;
   /** Lists again and finds the externalId. */
@@ -22,7 +23,7 @@ export interface ConflictSteps<S> {
   /** The outcome of the record against what the service holds (compare, update). */
   existing(state: S): Promise<OutcomeFields>;
   /** The refusal of a taken email, told more precisely when the holder can be named. */
-  emailHolder(outcome: OutcomeFields): OutcomeFields;
+  emailHolder?(outcome: OutcomeFields): OutcomeFields;
 }
 
 /**
@@ -37,15 +38,17 @@ export async function settleCreateConflict<S>(
   steps: ConflictSteps<S>,
 ): Promise<OutcomeFields> {
   const { code } = outcome;
-  if (code === steps.emailTaken && !steps.resent) return steps.emailHolder(outcome);
-  if (code !== steps.idTaken && code !== steps.emailTaken) return outcome;
+  const emailTaken = code !== undefined && code === steps.emailTaken;
+  const holder = (refused: OutcomeFields) => steps.emailHolder?.(refused) ?? refused;
+  if (emailTaken && !steps.resent) return holder(outcome);
+  if (code !== steps.idTaken && !emailTaken) return outcome;
   const found = await steps.refind();
   if (found === undefined) {
-    if (code === steps.emailTaken) return steps.emailHolder(outcome);
+    if (emailTaken) return holder(outcome);
     return {
       outcome: 'failed',
       code: steps.idTaken,
-      message: `the service refused the create because ${steps.what === 'account' ? 'an' : 'a'} ${steps.what} with externalId "${steps.externalId}" exists, but ${steps.listing} does not show it; the next run looks again`,
+      message: `the service refused the create (${steps.idTaken}), but ${steps.listing} does not show the ${steps.what} of ${steps.named}; the next run looks again`,
     };
   }
   if (steps.resent) {
@@ -56,7 +59,7 @@ export async function settleCreateConflict<S>(
     };
   }
   const settled = await steps.existing(found);
-  const why = `the service already holds externalId "${steps.externalId}" (${steps.idTaken} on create)`;
+  const why = `the service already holds ${steps.named} (${steps.idTaken} on create)`;
   return { ...settled, message: [why, settled.message].filter(Boolean).join('; ') };
 }
 

@@ -76,6 +76,17 @@ const FIXTURES: Record<RecordKind, KindFixture> = {
     stored: (_account, p, all) => all.filter((a) => a.externalId.startsWith(`${p}-`)).length,
     rerun: 'skipped',
   },
+  categories: {
+    // A parent and its two children, the children first: parents are still created first.
+    feed: 'mapping: {path: path, type: {const: EXPENSE_OPERATIONAL}}',
+    csv: (p) => [`path`, `${p}/Child 1`, `${p}/Child 2`, p].join('\n'),
+    stored: (account, p) => {
+      const top = [...account.categories.values()].find((c) => c.name === p && c.parentId === null);
+      const children = [...account.categories.values()].filter((c) => c.parentId === top?.id);
+      return top ? 1 + children.length : 0;
+    },
+    rerun: 'skipped',
+  },
 };
 
 /** The kind's feed and export in a fresh temp folder (the fleet's feed directory is tmpdir()). */
