@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { KindFeedKey } from '../kinds/definition.js';
+import { ACCOUNT_FIELD } from '../kinds/field-spec.js';
 import { KINDS, RECORD_KINDS, type RecordKind } from '../kinds/registry.js';
 import { BankAccountRoutes, BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
 import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
@@ -47,7 +48,10 @@ const KIND_FEED_KEYS: readonly KindFeedKeyText[] = [
 
 const FeedKeys = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'),
-  /** The customer account; partner-scope kinds (accounts) have none (PARTNER_SCOPE). */
+  /**
+   * The customer account; partner-scope kinds (accounts) have none (PARTNER_SCOPE), nor need feeds
+   * whose records name their account (users, categories: mapping.accountExternalId).
+   */
   accountId: z.int().positive().optional(),
   kind: z.enum(RECORD_KINDS),
   source: Source,
@@ -85,20 +89,24 @@ type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping' | 'accountId'> & {
   accountId: number;
 };
 
-/** The feed's account: required for a customer account's kinds, refused for the partner's own. */
-function accountOf(keys: z.output<typeof FeedKeys>, ctx: z.RefinementCtx): number {
+/**
+ * The feed's account: refused for the partner's own kinds; required for a customer account's kinds
+ * unless the records name their account (ACCOUNT_FIELD mapped, account-route.ts).
+ */
+function accountOf(keys: z.output<typeof FeedKeys>, mapping: FieldMappings, ctx: z.RefinementCtx): number {
   const partner = KINDS[keys.kind].scope === 'partner';
+  const perRecord = ACCOUNT_FIELD in mapping && ACCOUNT_FIELD in KINDS[keys.kind].fields;
   if (partner && keys.accountId !== undefined)
     ctx.addIssue({
       code: 'custom',
       path: ['accountId'],
       message: `an ${keys.kind} feed writes the partner's own records, in no customer account: remove accountId`,
     });
-  if (!partner && keys.accountId === undefined)
+  if (!partner && !perRecord && keys.accountId === undefined)
     ctx.addIssue({
       code: 'custom',
       path: ['accountId'],
-      message: `required for kind ${keys.kind}: the customer account (X-Account-Id) every record goes to`,
+      message: `required for kind ${keys.kind}: the customer account (X-Account-Id) every record goes to${ACCOUNT_FIELD in KINDS[keys.kind].fields ? `, unless the records name theirs (mapping.${ACCOUNT_FIELD})` : ''}`,
     });
   return keys.accountId ?? PARTNER_SCOPE;
 }
@@ -199,7 +207,7 @@ export const Feed = FeedKeys.transform((keys, ctx): MergedFeed => {
     });
     return z.NEVER;
   }
-  const feed = { ...keys, mapping, accountId: accountOf(keys, ctx) };
+  const feed = { ...keys, mapping, accountId: accountOf(keys, mapping, ctx) };
   checkFeed(feed, ctx);
   checkRoutes(feed, ctx);
   return feed;

@@ -1,3 +1,4 @@
+import { predictPerAccount, routeToAccount, syncPerAccount } from '../account-route.js';
 import type { KindDefinition } from '../definition.js';
 import { CATEGORY_FIELDS } from './fields.js';
 import { heldCategories } from './held.js';
@@ -12,6 +13,9 @@ export const categories: KindDefinition<CategoryPayload> = {
   // The path is what names a category (sibling names are unique); its type may be corrected.
   identityFields: ['path'],
   sendsExternalId: false,
-  sync: syncCategoriesChunk,
-  predict: heldCategories,
+  route: routeToAccount,
+  sync: (records, settings, ctx) =>
+    syncPerAccount(records, ctx, (group, at) => syncCategoriesChunk(group, settings, at)),
+  predict: (records, settings, ctx) =>
+    predictPerAccount(records, ctx, (group, at) => heldCategories(group, settings, at)),
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_TYPES } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
+import { accountRef } from '../account-route.js';
 
 /** Separates a category path's names: `Revenue/Consulting` is "Consulting" under "Revenue". */
 export const PATH_SEPARATOR = '/';
@@ -25,7 +26,11 @@ const CategoryPath = z
   });
 
 /** What one source record becomes: the path and type (the create body is built per record, parentId resolved). */
-export const CategoryPayload = z.strictObject({ path: CategoryPath, type: z.enum(CATEGORY_TYPES) });
+export const CategoryPayload = z.strictObject({
+  path: CategoryPath,
+  type: z.enum(CATEGORY_TYPES),
+  accountExternalId: accountRef,
+});
 export type CategoryPayload = z.output<typeof CategoryPayload>;
 
 export type CategoryRecord = MappedRecord<CategoryPayload>;
