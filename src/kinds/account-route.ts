@@ -4,7 +4,7 @@ import { failedAll, outcomeOf } from '../sync/build-outcome.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import { type ChunkContext, PARTNER_SCOPE } from '../sync/ports.js';
-import { ChunkStopError, stoppedOutcome } from '../sync/stop.js';
+import { ChunkStopError, type RunStopError, stoppedOutcome } from '../sync/stop.js';
 import type { KindFeedOptions, RouteVerdict } from './definition.js';
 import { ACCOUNT_FIELD } from './field-spec.js';
 
@@ -20,10 +20,14 @@ export interface AccountRouted {
 }
 
 /**
- * Stops that concern one account only: with records of several accounts in one feed, the other
- * accounts go on, and this account's records not sent yet fail with the reason.
+ * Stops that concern one named account only, and what its records not sent yet fail with: with
+ * records of several accounts in one feed, the other accounts go on.
  */
-const ACCOUNT_STOPS: ReadonlySet<string> = new Set(['MAX_USERS_REACHED']);
+const ACCOUNT_STOPS: Readonly<Record<string, (named: string, stop: RunStopError) => string>> = {
+  MAX_USERS_REACHED: (named, stop) => `not sent, account "${named}" has no user slot left: ${stop.message}`,
+  ACCOUNT_NOT_FOUND: (named) =>
+    `not sent: account "${named}" was deleted in the service while this chunk ran; the next run looks for it again`,
+};
 
 /**
  * The kinds' `route`: a record naming an account goes there (its route carries the account's
@@ -105,7 +109,8 @@ export async function syncPerAccount<P extends AccountRouted, R extends MappedRe
         settled = await sync(group.records.map(withoutAccount), { ...ctx, accountId: group.accountId });
       } catch (error) {
         if (!(error instanceof ChunkStopError)) throw error;
-        if (group.named === undefined || !ACCOUNT_STOPS.has(error.code)) {
+        const accountStop = group.named === undefined ? undefined : ACCOUNT_STOPS[error.code];
+        if (accountStop === undefined) {
           group.records.forEach((record, i) => {
             const outcome = error.outcomes[i];
             if (outcome) outcomes.set(record, outcome);
@@ -114,11 +119,17 @@ export async function syncPerAccount<P extends AccountRouted, R extends MappedRe
             if (!outcomes.has(record)) outcomes.set(record, outcomeOf(record, stoppedOutcome(error)));
           throw new ChunkStopError(error, inOrder());
         }
+        const named = group.named ?? '';
         ctx.logger.error(
-          { alert: true, code: error.code, tenant: group.accountId, account: group.named },
-          `account "${group.named}": ${error.message}`,
+          { alert: true, code: error.code, tenant: group.accountId, account: named },
+          `account "${named}": ${error.message}`,
         );
-        settled = error.outcomes;
+        // What the group settled before the stop keeps its outcome; the rest did not stop the run.
+        const unsent = stoppedOutcome(error).message;
+        const message = accountStop(named, error);
+        settled = error.outcomes.map((o) =>
+          o.code === error.code && o.message === unsent ? { ...o, message } : o,
+        );
       }
     }
     group.records.forEach((record, i) => {

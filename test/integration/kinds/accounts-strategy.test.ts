@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PartnerClient } from '../../../src/client/index.js';
 import { heldAccounts } from '../../../src/kinds/accounts/held.js';
 import {
   type AccountPayload,
@@ -8,6 +9,7 @@ import {
 import { syncAccountsChunk } from '../../../src/kinds/accounts/strategy.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
 import { PARTNER_SCOPE } from '../../../src/sync/ports.js';
+import { ChunkStopError } from '../../../src/sync/stop.js';
 import type { UpsertOptions } from '../../../src/sync/writes/field-diff.js';
 import { byOutcome, closeStrategySandboxes, eachOnce, strategySandbox } from './strategy-fixture.js';
 
@@ -124,6 +126,34 @@ describe('syncAccountsChunk against the sandbox', () => {
     });
     expect(sb.accounts('t-1').map((a) => a.companyName)).toEqual(['New name']);
     expect(sb.requests('createAccount')).toEqual({ 200: 1, 409: 1 });
+  });
+
+  it('INSUFFICIENT_SCOPE (a read-only client) stops the run before anything is created', async () => {
+    const sb = await partnerSandbox();
+    const reader = new PartnerClient(
+      {
+        baseUrl: sb.sandbox.url,
+        authUrl: sb.sandbox.authUrl,
+        clientId: 'sandbox-reader',
+        clientSecret: 'sandbox-secret',
+      },
+      { clock: sb.clock },
+    );
+    try {
+      const stopped = await syncAccountsChunk([tenant('t-1'), tenant('t-2', {}, 3)], UPSERT, {
+        ...sb.ctx,
+        client: reader,
+      }).catch((error: unknown) => error);
+      expect(stopped).toBeInstanceOf(ChunkStopError);
+      expect(stopped).toMatchObject({ code: 'INSUFFICIENT_SCOPE', exitCode: 3 });
+      expect((stopped as ChunkStopError).outcomes.map((o) => [o.outcome, o.code])).toEqual([
+        ['failed', 'INSUFFICIENT_SCOPE'],
+        ['failed', 'INSUFFICIENT_SCOPE'],
+      ]);
+      expect(sb.accounts('t-1')).toHaveLength(0);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('rejects a second record of one externalId in the chunk', async () => {

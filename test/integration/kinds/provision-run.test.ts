@@ -144,6 +144,9 @@ describe('provisioning a tenant from CSV through the in-process runner', () => {
       outcome: 'failed',
       code: 'MAX_USERS_REACHED',
     });
+    expect(limited.outcomes.find((o) => o.line === 3)?.message).toMatch(
+      /^not sent, account "lim-a" has no user slot left: .*no user slot left/,
+    );
     expect(usersOf(tenant(h.sandbox.runtime.state, 'lim-b'))).toEqual(['boss:ADMIN', 'u-1:INVESTOR']);
   });
 
