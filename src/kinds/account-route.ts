@@ -62,7 +62,9 @@ async function groupsOf<R extends MappedRecord>(
   const byName = new Map<string | undefined, R[]>();
   for (const record of records) {
     const name = record.route?.account;
-    byName.set(name, [...(byName.get(name) ?? []), record]);
+    const group = byName.get(name);
+    if (group) group.push(record);
+    else byName.set(name, [record]);
   }
   if (byName.size === 1 && byName.has(undefined))
     return [{ records: [...records], accountId: ctx.accountId }];
