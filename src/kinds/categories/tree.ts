@@ -40,7 +40,11 @@ export class CategoryTree {
   }
 }
 
-/** Every category under its path; one whose parent chain is broken or cyclic is left out. */
+/**
+ * Every category under its path. Left out: one whose parent chain is broken or cyclic, and one
+ * with the separator in a name on its path, which no feed path can name (and which would pass for
+ * another path: a top-level "A/B" for "B" under "A").
+ */
 function pathsOf(categories: readonly Category[]): Map<string, Category> {
   const byId = new Map(categories.map((category) => [category.id, category]));
   const paths = new Map<string, Category>();
@@ -53,7 +57,8 @@ function pathsOf(categories: readonly Category[]): Map<string, Category> {
       names.unshift(parent.name);
       parentId = parent.parentId ?? null;
     }
-    if (parentId === null) paths.set(names.join(PATH_SEPARATOR), category);
+    if (parentId === null && !names.some((name) => name.includes(PATH_SEPARATOR)))
+      paths.set(names.join(PATH_SEPARATOR), category);
   }
   return paths;
 }

@@ -106,6 +106,18 @@ describe('syncCategoriesChunk against the sandbox', () => {
     expect(sb.requests('createCategory')).toEqual({});
   });
 
+  it('a service category whose name holds the separator is never taken for a path', async () => {
+    const sb = await strategySandbox();
+    await sb.client.createCategory(ACCOUNT, { name: 'Fees/Charges', type: 'EXPENSE_OPERATIONAL' });
+    const outcomes = await syncCategoriesChunk(
+      [category('Fees', 'EXPENSE_OPERATIONAL', 2), category('Fees/Charges', 'EXPENSE_OPERATIONAL', 3)],
+      UPSERT,
+      sb.ctx,
+    );
+    expect(byOutcome(outcomes)).toEqual({ created: 2 });
+    expect(at(sb, 'Fees/Charges')[0]?.parentId).toBe(outcomes[0]?.serviceId);
+  });
+
   it('CATEGORY_ALREADY_EXISTS on create (created by someone else meanwhile): found, then compared', async () => {
     const sb = await strategySandbox();
     vi.spyOn(sb.client, 'listCategories').mockImplementationOnce(async () => {
