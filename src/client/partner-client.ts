@@ -194,11 +194,8 @@ export class PartnerClient extends PartnerClientCore {
    * Every customer account of the partner credentials (no X-Account-Id), read at the largest page
    * size: the API finds an account by no other way than listing them.
    */
-  async listAccounts(options: HelperOptions = {}): Promise<Account[]> {
-    const query = { pageSize: LIMITS.page.maxPageSize };
-    const accounts: Account[] = [];
-    for await (const account of this.items('listAccounts', { ...options, query })) accounts.push(account);
-    return accounts;
+  listAccounts(options: HelperOptions = {}): Promise<Account[]> {
+    return this.all('listAccounts', { ...options, query: { pageSize: LIMITS.page.maxPageSize } });
   }
 
   /**
@@ -229,24 +226,16 @@ export class PartnerClient extends PartnerClientCore {
   }
 
   /** Every company of the account, read at the largest page size (a user belongs to one). */
-  async listCompanies(accountId: number, options: HelperOptions = {}): Promise<Company[]> {
-    const query = { pageSize: LIMITS.page.maxPageSize };
-    const companies: Company[] = [];
-    for await (const company of this.items('listCompanies', { ...options, accountId, query })) {
-      companies.push(company);
-    }
-    return companies;
+  listCompanies(accountId: number, options: HelperOptions = {}): Promise<Company[]> {
+    return this.all('listCompanies', { ...options, accountId, query: { pageSize: LIMITS.page.maxPageSize } });
   }
 
   /**
    * Every user of the account, read at the largest page size: the API has no lookup of users by
    * externalId, and an account's users are bounded by its subscription.
    */
-  async listUsers(accountId: number, options: HelperOptions = {}): Promise<User[]> {
-    const query = { pageSize: LIMITS.page.maxPageSize };
-    const users: User[] = [];
-    for await (const user of this.items('listUsers', { ...options, accountId, query })) users.push(user);
-    return users;
+  listUsers(accountId: number, options: HelperOptions = {}): Promise<User[]> {
+    return this.all('listUsers', { ...options, accountId, query: { pageSize: LIMITS.page.maxPageSize } });
   }
 
   /** One user; a 500 or lost answer raises AMBIGUOUS_WRITE (the service has no bulk create of users). */
