@@ -7,7 +7,7 @@ import type { RecordOutcome } from '../outcome.js';
 import type { ChunkContext } from '../ports.js';
 import type { UpsertOptions } from './field-diff.js';
 
-/** What a kind whose records the API finds only by listing them (users, accounts) supplies. */
+/** What a kind whose records the API finds only by listing them (users, accounts, categories) supplies. */
 export interface ListedUpsertSteps<R extends MappedRecord, S, D> {
   /** The claim kind (create-claims.ts) and, for messages, what a record is: "user". */
   kind: string;
