@@ -31,7 +31,8 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
 const chunkFields = {
   runId: z.string().min(1),
   feed: z.string().min(1),
-  accountId: z.int().positive(),
+  /** A customer account, or PARTNER_SCOPE (0) for a partner-scope kind. */
+  accountId: z.int().nonnegative(),
   seq: z.int().positive(),
   settings: z.strictObject({
     bankAccountId: z.int().positive().optional(),

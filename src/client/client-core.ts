@@ -182,6 +182,13 @@ export class PartnerClientCore {
     }
   }
 
+  /** Every item of every page, for lists bounded by the service (an account's users, the partner's accounts). */
+  async all<N extends PaginatedOperation>(name: N, options: CallOptions<N>): Promise<PageItem<N>[]> {
+    const all: PageItem<N>[] = [];
+    for await (const item of this.items(name, options)) all.push(item);
+    return all;
+  }
+
   /**
    * Resolves once an access token is at hand (the cached one while it is valid, else a new one):
    * proof that the authorization server accepts the credentials (readiness checks). Rejects with

@@ -1,10 +1,12 @@
 import {
+  type Account,
   type BankAccount,
   type BulkInvoicesResponse,
   type BulkPlansResponse,
   type BulkTransactionsResponse,
   type Category,
   type Company,
+  type CreateAccountResponse,
   type ExistingTransaction,
   existingTransactions,
   type Invoice,
@@ -32,6 +34,10 @@ export type BankAccountCreateBody = RequestBody<'createBankAccount'>;
 export type BankAccountUpdateBody = RequestBody<'updateBankAccount'>;
 export type UserCreateBody = RequestBody<'createUser'>;
 export type UserUpdateBody = RequestBody<'updateUser'>;
+export type AccountCreateBody = RequestBody<'createAccount'>;
+export type AccountUpdateBody = RequestBody<'updateAccount'>;
+export type CategoryCreateBody = RequestBody<'createCategory'>;
+export type CategoryUpdateBody = RequestBody<'updateCategory'>;
 export type InvoiceTypeFilter = RequestQuery<'listInvoices'>['invoiceTypeFilter'];
 
 /**
@@ -166,29 +172,70 @@ export class PartnerClient extends PartnerClientCore {
     return this.call('listCategories', { ...options, accountId });
   }
 
+  /** One category; a 500 or lost answer raises AMBIGUOUS_WRITE (the API has no bulk create of categories). */
+  createCategory(
+    accountId: number,
+    category: CategoryCreateBody,
+    options: HelperOptions = {},
+  ): Promise<Category> {
+    return this.call('createCategory', { ...options, accountId, body: category });
+  }
+
+  updateCategory(
+    accountId: number,
+    categoryId: number,
+    patch: CategoryUpdateBody,
+    options: HelperOptions = {},
+  ): Promise<Category> {
+    return this.call('updateCategory', { ...options, accountId, params: { id: categoryId }, body: patch });
+  }
+
+  /**
+   * Every customer account of the partner credentials (no X-Account-Id), read at the largest page
+   * size: the API finds an account by no other way than listing them.
+   */
+  listAccounts(options: HelperOptions = {}): Promise<Account[]> {
+    return this.all('listAccounts', { ...options, query: { pageSize: LIMITS.page.maxPageSize } });
+  }
+
+  /**
+   * One customer account with its company and initial admin (no X-Account-Id); a 500 or lost answer
+   * raises AMBIGUOUS_WRITE.
+   */
+  createAccount(account: AccountCreateBody, options: HelperOptions = {}): Promise<CreateAccountResponse> {
+    return this.call('createAccount', { ...options, body: account });
+  }
+
+  /** The account's company name: the path names the account, and so does X-Account-Id. */
+  async updateAccount(
+    accountId: number,
+    patch: AccountUpdateBody,
+    options: HelperOptions = {},
+  ): Promise<Account> {
+    const response = await this.call('updateAccount', {
+      ...options,
+      accountId,
+      params: { id: accountId },
+      body: patch,
+    });
+    return response.data;
+  }
+
   listScenarios(accountId: number, options: HelperOptions = {}): Promise<Scenario[]> {
     return this.call('listScenarios', { ...options, accountId });
   }
 
   /** Every company of the account, read at the largest page size (a user belongs to one). */
-  async listCompanies(accountId: number, options: HelperOptions = {}): Promise<Company[]> {
-    const query = { pageSize: LIMITS.page.maxPageSize };
-    const companies: Company[] = [];
-    for await (const company of this.items('listCompanies', { ...options, accountId, query })) {
-      companies.push(company);
-    }
-    return companies;
+  listCompanies(accountId: number, options: HelperOptions = {}): Promise<Company[]> {
+    return this.all('listCompanies', { ...options, accountId, query: { pageSize: LIMITS.page.maxPageSize } });
   }
 
   /**
    * Every user of the account, read at the largest page size: the API has no lookup of users by
    * externalId, and an account's users are bounded by its subscription.
    */
-  async listUsers(accountId: number, options: HelperOptions = {}): Promise<User[]> {
-    const query = { pageSize: LIMITS.page.maxPageSize };
-    const users: User[] = [];
-    for await (const user of this.items('listUsers', { ...options, accountId, query })) users.push(user);
-    return users;
+  listUsers(accountId: number, options: HelperOptions = {}): Promise<User[]> {
+    return this.all('listUsers', { ...options, accountId, query: { pageSize: LIMITS.page.maxPageSize } });
   }
 
   /** One user; a 500 or lost answer raises AMBIGUOUS_WRITE (the service has no bulk create of users). */

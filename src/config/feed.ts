@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { KindFeedKey } from '../kinds/definition.js';
+import { ACCOUNT_FIELD } from '../kinds/field-spec.js';
 import { KINDS, RECORD_KINDS, type RecordKind } from '../kinds/registry.js';
 import { BankAccountRoutes, BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
 import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
 import { accountKey } from '../sources/statement-account.js';
 import { WRITE_MODES } from '../sync/chunk-settings.js';
+import { PARTNER_SCOPE } from '../sync/ports.js';
 import { columnRef, FieldMapping, type FieldMappings, overDefaults } from './field-mapping.js';
 
 const RowFilter = z.strictObject({
@@ -46,7 +48,11 @@ const KIND_FEED_KEYS: readonly KindFeedKeyText[] = [
 
 const FeedKeys = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'),
-  accountId: z.int().positive(),
+  /**
+   * The customer account; partner-scope kinds (accounts) have none (PARTNER_SCOPE), nor need feeds
+   * whose records name their account (users, categories: mapping.accountExternalId).
+   */
+  accountId: z.int().positive().optional(),
   kind: z.enum(RECORD_KINDS),
   source: Source,
   /** Optional when the source format brings a default mapping for the feed's kind (merged field by field). */
@@ -77,7 +83,33 @@ const FeedKeys = z.strictObject({
 });
 
 /** A loaded feed's keys with its mapping complete: the format's default mapping merged in. */
-type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping'> & { mapping: FieldMappings };
+type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping' | 'accountId'> & {
+  mapping: FieldMappings;
+  /** The feed's customer account, or PARTNER_SCOPE for a partner-scope kind. */
+  accountId: number;
+};
+
+/**
+ * The feed's account: refused for the partner's own kinds; required for a customer account's kinds
+ * unless the records name their account (ACCOUNT_FIELD mapped, account-route.ts).
+ */
+function accountOf(keys: z.output<typeof FeedKeys>, mapping: FieldMappings, ctx: z.RefinementCtx): number {
+  const partner = KINDS[keys.kind].scope === 'partner';
+  const perRecord = ACCOUNT_FIELD in mapping && ACCOUNT_FIELD in KINDS[keys.kind].fields;
+  if (partner && keys.accountId !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['accountId'],
+      message: `an ${keys.kind} feed writes the partner's own records, in no customer account: remove accountId`,
+    });
+  if (!partner && !perRecord && keys.accountId === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['accountId'],
+      message: `required for kind ${keys.kind}: the customer account (X-Account-Id) every record goes to${ACCOUNT_FIELD in KINDS[keys.kind].fields ? `, unless the records name theirs (mapping.${ACCOUNT_FIELD})` : ''}`,
+    });
+  return keys.accountId ?? PARTNER_SCOPE;
+}
 
 /** The feed's mapping over the format's default mapping for its kind; undefined when there is neither. */
 function mergedMapping(feed: z.output<typeof FeedKeys>): FieldMappings | undefined {
@@ -175,7 +207,7 @@ export const Feed = FeedKeys.transform((keys, ctx): MergedFeed => {
     });
     return z.NEVER;
   }
-  const feed = { ...keys, mapping };
+  const feed = { ...keys, mapping, accountId: accountOf(keys, mapping, ctx) };
   checkFeed(feed, ctx);
   checkRoutes(feed, ctx);
   return feed;

@@ -10,6 +10,8 @@ import type { BankAccountRoutes, BankAccountTarget } from './transactions/bank-a
 
 /** The feed settings a kind reads; a Feed carries them all (a kind never imports the feed schema). */
 export interface KindFeedOptions {
+  /** The feed's customer account, or PARTNER_SCOPE (src/sync/ports.ts) when it names none. */
+  accountId: number;
   mode: WriteMode;
   emptyCellClears: boolean;
   replaceCurrentValuesForThePeriod: boolean;
@@ -48,16 +50,23 @@ export interface KindDefinition<P> {
   identityFields: readonly string[];
   /** False: the API has no externalId for the kind; the ID only names the record in reports. */
   sendsExternalId: boolean;
+  /**
+   * 'partner': the kind's records are the partner's own (customer accounts), written without
+   * X-Account-Id; its feeds name no `accountId` and its chunks run under PARTNER_SCOPE
+   * (src/sync/ports.ts). Absent: records of the feed's customer account.
+   */
+  scope?: 'partner';
   /** Payload values the feed supplies when the mapping does not name the field. */
   payloadDefaults?(feed: KindFeedOptions): Readonly<Record<string, string | number | boolean>>;
   /** Feed keys this kind's feeds must have (and others must not). */
   feedKeys?: readonly KindFeedKey[];
   /**
-   * Bank formats (their rows name the statement's account): where the feed sends a record of that
-   * account (`account` undefined: the statement names none). Absent: every record goes to the
+   * Where the feed sends a record: bank formats (their rows name the statement's account) by that
+   * account (`account` undefined: the statement names none); provisioning kinds by the customer
+   * account the record names (`payload`, account-route.ts). Absent: every record goes to the
    * feed's one target.
    */
-  route?(feed: KindFeedOptions, account: StatementAccount | undefined): RouteVerdict;
+  route?(feed: KindFeedOptions, account: StatementAccount | undefined, payload: P): RouteVerdict;
   /** The kind's part of the chunk settings, resolved once per file; a dry run writes nothing. */
   prepare?(feed: KindFeedOptions, dryRun: boolean, ctx: ChunkContext): Promise<Partial<ChunkSettings>>;
   /**

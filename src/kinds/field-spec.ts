@@ -11,3 +11,10 @@ export interface FieldSpec {
 
 /** A kind's mappable fields by service name, in the order they are read. */
 export type KindFields = Readonly<Record<string, FieldSpec>>;
+
+/**
+ * The field by which a record of a customer account's kind (users, categories) names its account:
+ * the account's externalId, resolved per record (src/kinds/account-route.ts).
+ */
+export const ACCOUNT_FIELD = 'accountExternalId';
+export const ACCOUNT_FIELD_SPEC: FieldSpec = { type: 'string' };

@@ -1,5 +1,7 @@
 import type { MappedRecord } from '../sources/record.js';
+import { accounts } from './accounts/index.js';
 import { bankAccounts } from './bank-accounts/index.js';
+import { categories } from './categories/index.js';
 import type { KindDefinition } from './definition.js';
 import { invoices } from './invoices/index.js';
 import { plans } from './plans/index.js';
@@ -13,6 +15,8 @@ const DEFINITIONS = {
   plans,
   'bank-accounts': bankAccounts,
   users,
+  accounts,
+  categories,
 };
 
 type Definitions = typeof DEFINITIONS;

@@ -143,7 +143,7 @@ export function compileMapper<K extends RecordKind>(
         record: { file: row.file, line: row.line, externalId, code: 'INVALID_RECORD', message, amount },
       };
     }
-    const routed = definition.route?.(feed, statementAccountOf?.(row, payload));
+    const routed = definition.route?.(feed, statementAccountOf?.(row, payload), valid.data);
     if (routed !== undefined && 'rejected' in routed)
       return {
         kind: 'rejected',

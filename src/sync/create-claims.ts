@@ -49,7 +49,8 @@ export const claimKey = (accountId: number, kind: string, externalId: string) =>
 /**
  * Runs `work` with the records whose creates this chunk holds (ctx.claims; everything when absent).
  * Records another run keeps claimed for longer than CLAIM_WAIT_MS are settled failed
- * (CONCURRENT_CREATE): the next run looks them up and finds what the other run created.
+ * (CONCURRENT_CREATE): the next run looks them up and finds what the other run created. `keyOf`
+ * names what a record creates: its externalId, or what the kind matches by (a category's path).
  */
 export async function withCreateClaims<R extends MappedRecord>(
   ctx: ChunkContext,
@@ -57,27 +58,28 @@ export async function withCreateClaims<R extends MappedRecord>(
   records: R[],
   out: ChunkOutcomes<R>,
   work: (held: R[]) => Promise<void>,
+  keyOf: (record: R) => string = (record) => record.externalId,
 ): Promise<void> {
   const claims = ctx.claims;
   if (!claims || records.length === 0) return work(records);
   const holder = randomUUID();
-  const keyOf = (r: R) => claimKey(ctx.accountId, kind, r.externalId);
+  const claimOf = (r: R) => claimKey(ctx.accountId, kind, keyOf(r));
   let held: R[] = [];
   try {
-    const got = await claimWithin(ctx, claims, records.map(keyOf), holder);
-    held = records.filter((r) => got.has(keyOf(r)));
-    const waiting = records.filter((r) => !got.has(keyOf(r)));
+    const got = await claimWithin(ctx, claims, records.map(claimOf), holder);
+    held = records.filter((r) => got.has(claimOf(r)));
+    const waiting = records.filter((r) => !got.has(claimOf(r)));
     for (const record of waiting) {
       out.settle(record, {
         outcome: 'failed',
         code: 'CONCURRENT_CREATE',
-        message: `another run is creating "${record.externalId}" in account ${ctx.accountId} right now; not sent, so it cannot be created twice: the next run finds it`,
+        message: `another run is creating "${keyOf(record)}" in account ${ctx.accountId} right now; not sent, so it cannot be created twice: the next run finds it`,
       });
     }
     // Input order, as the strategy expects (held was filtered from records).
     await work(held);
   } finally {
-    await claims.release(held.map(keyOf), holder);
+    await claims.release(held.map(claimOf), holder);
   }
 }
 

@@ -1,3 +1,5 @@
+import type { WriteMode } from './chunk-settings.js';
+
 /** Why a dry run counts a record as skipped; undefined: the real run would send it. */
 export type HeldVerdict = { serviceId?: number; message: string } | undefined;
 
@@ -5,3 +7,17 @@ export type HeldVerdict = { serviceId?: number; message: string } | undefined;
 export const DRY = '(dry run: read-only check)';
 
 export const nothingHeld = (): HeldVerdict => undefined;
+
+/**
+ * The verdict on a record whose target the service holds as `held` (undefined: missing, would be
+ * created): mode insert skips any existing one, other modes one where nothing would change.
+ */
+export function heldAs<S extends { id: number }>(
+  held: S | undefined,
+  mode: WriteMode,
+  unchanged: (state: S) => boolean,
+): HeldVerdict {
+  if (!held) return undefined;
+  if (mode === 'insert') return { serviceId: held.id, message: `exists; feed mode insert ${DRY}` };
+  return unchanged(held) ? { serviceId: held.id, message: `unchanged ${DRY}` } : undefined;
+}

@@ -10,6 +10,7 @@ import { shutdownGraceMs } from '../../fleet/fleet-config.js';
 import { MemoryGate } from '../../gate/memory-gate.js';
 import { FileIdentityStore } from '../../in-process/identity-file-store.js';
 import { type FeedRunResult, runFeed } from '../../in-process/runner.js';
+import { KINDS } from '../../kinds/registry.js';
 import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
 import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
@@ -161,23 +162,27 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const results = await Promise.all(
-      feeds.map((loaded) =>
-        runFeed(loaded, flags.dryRun, {
-          client: service.client,
-          clock: systemClock,
-          logger,
-          gate,
-          reportDir: flags.reportDir,
-          signal: abort.signal,
-          interrupt: interrupt.signal,
-          target: service.target,
-          ...(alerts ? { alerts } : {}),
-          ...(identityStore ? { identity: { store: identityStore, accept: flags.acceptNewIdentity } } : {}),
-          ...(bar ? { onProgress: (delta: ProgressDelta) => bar.advance(delta) } : {}),
-        }),
-      ),
+    const run = (loaded: (typeof feeds)[number]) =>
+      runFeed(loaded, flags.dryRun, {
+        client: service.client,
+        clock: systemClock,
+        logger,
+        gate,
+        reportDir: flags.reportDir,
+        signal: abort.signal,
+        interrupt: interrupt.signal,
+        target: service.target,
+        ...(alerts ? { alerts } : {}),
+        ...(identityStore ? { identity: { store: identityStore, accept: flags.acceptNewIdentity } } : {}),
+        ...(bar ? { onProgress: (delta: ProgressDelta) => bar.advance(delta) } : {}),
+      });
+    // The partner's own feeds (accounts) first: users and categories of an account provisioned in
+    // the same sync name it by externalId, so it must exist before they run.
+    const partner = feeds.filter(({ feed }) => KINDS[feed.kind].scope === 'partner');
+    const ranFirst = new Map(
+      await Promise.all(partner.map(async (loaded) => [loaded, await run(loaded)] as const)),
     );
+    const results = await Promise.all(feeds.map((loaded) => ranFirst.get(loaded) ?? run(loaded)));
     bar?.finish();
     // Where reading stopped, in the unit of the feed's format (lines for CSV and JSON Lines).
     const positions = new Map(feeds.map(({ feed }) => [feed.name, positionOf(feed.source.format)]));

@@ -4,7 +4,7 @@ import type { OutcomeFields } from '../../sync/build-outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { Refusal } from '../../sync/refusal.js';
 import { RunStopError } from '../../sync/stop.js';
-import { createConfirmed } from '../../sync/writes/confirmed-writes.js';
+import { createListed } from '../../sync/writes/create-conflict.js';
 import type { UserDirectory } from './directory.js';
 import type { UserRecord } from './payload.js';
 
@@ -37,12 +37,8 @@ function noUserSlotLeft(error: unknown): RunStopError | undefined {
 }
 
 /**
- * Creates one user (the API has no bulk create of users). An ambiguous answer (500, timeout,
- * reset) is never resent blindly: the users are listed again on the 1/2/4 s schedule and the
- * create is resent only when the externalId is still missing (createConfirmed). A conflict on the
- * externalId means the user exists after all (another client, or an answer lost in an earlier run):
- * it is looked up and handed to `existing`; after our own ambiguous attempt a conflict on the
- * externalId or the email is that attempt having landed, and counts as the create.
+ * Creates one user (the API has no bulk create of users), re-listing the account's users after an
+ * ambiguous answer and settling conflicts (createListed).
  */
 export async function createUser(
   record: UserRecord,
@@ -53,46 +49,26 @@ export async function createUser(
   const companyId = record.payload.companyId ?? (await directory.company());
   if (typeof companyId !== 'number') return companyId;
   const body: UserCreateBody = { ...record.payload, companyId };
-  let attempts = 0;
-  const outcome = await createConfirmed<User>(ctx, {
+  return createListed<User>(ctx, {
     operation: 'createUser',
-    id: (user) => user.id,
     refusals: REFUSALS,
     send: async () => {
-      attempts += 1;
       try {
         return await ctx.client.createUser(ctx.accountId, body, { signal: ctx.signal });
       } catch (error) {
         throw noUserSlotLeft(error) ?? error;
       }
     },
-    find: async () => {
-      const user = await directory.refind(record.externalId);
-      return user && { state: user };
-    },
+    what: 'user',
+    listing: "the account's user list",
+    named: `externalId "${record.externalId}"`,
+    idTaken: EXTERNAL_ID_TAKEN,
+    emailTaken: EMAIL_TAKEN,
+    refind: () => directory.refind(record.externalId),
+    id: (user) => user.id,
+    existing,
+    emailHolder: (refused) => withEmailHolder(refused, body.email, directory),
   });
-  const ours = attempts > 1;
-  if (outcome.code === EMAIL_TAKEN && !ours) return withEmailHolder(outcome, body.email, directory);
-  if (outcome.code !== EXTERNAL_ID_TAKEN && outcome.code !== EMAIL_TAKEN) return outcome;
-  const user = await directory.refind(record.externalId);
-  if (!user) {
-    if (outcome.code === EMAIL_TAKEN) return withEmailHolder(outcome, body.email, directory);
-    return {
-      outcome: 'failed',
-      code: EXTERNAL_ID_TAKEN,
-      message: `the service refused the create because a user with externalId "${record.externalId}" exists, but the account's user list does not show it; the next run looks again`,
-    };
-  }
-  if (ours) {
-    return {
-      outcome: 'created',
-      serviceId: user.id,
-      message: 'created (confirmed by a re-check after an ambiguous answer)',
-    };
-  }
-  const settled = await existing(user);
-  const why = `the service already holds externalId "${record.externalId}" (${EXTERNAL_ID_TAKEN} on create)`;
-  return { ...settled, message: [why, settled.message].filter(Boolean).join('; ') };
 }
 
 /** Names the user of this account who has the email, when it is one (the service may not say). */

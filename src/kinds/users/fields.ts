@@ -1,10 +1,10 @@
-import type { KindFields } from '../field-spec.js';
+import { ACCOUNT_FIELD, ACCOUNT_FIELD_SPEC, type KindFields } from '../field-spec.js';
 
 /**
  * The create fields of a user (the contract's CreateUserRequest). role defaults to USER: the
  * account's admin comes with the account, the users a feed adds are its ordinary members. Without
  * companyId a user joins the account's only company (directory.ts). Also what a user PATCH
- * compares by (strategy.ts).
+ * compares by (strategy.ts). accountExternalId names the record's account (account-route.ts).
  */
 export const USER_FIELDS: KindFields = {
   externalId: { type: 'string' },
@@ -14,4 +14,5 @@ export const USER_FIELDS: KindFields = {
   role: { type: 'string', implicit: 'USER' },
   language: { type: 'string' },
   companyId: { type: 'integer' },
+  [ACCOUNT_FIELD]: ACCOUNT_FIELD_SPEC,
 };

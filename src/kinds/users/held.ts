@@ -1,5 +1,5 @@
 import type { ChunkSettings } from '../../sync/chunk-settings.js';
-import { DRY, type HeldVerdict, nothingHeld } from '../../sync/held-verdict.js';
+import { type HeldVerdict, heldAs, nothingHeld } from '../../sync/held-verdict.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { changedFields } from '../../sync/writes/field-diff.js';
 import { UserDirectory } from './directory.js';
@@ -17,11 +17,10 @@ export async function heldUsers(
 ): Promise<(record: UserRecord) => HeldVerdict> {
   if (records.length === 0) return nothingHeld;
   const directory = await UserDirectory.read(ctx);
-  return (record) => {
-    const user = directory.find(record.externalId);
-    if (!user) return undefined;
-    if (settings.mode === 'insert') return { serviceId: user.id, message: `exists; feed mode insert ${DRY}` };
-    const patch = changedFields(record.payload, user, USER_PATCH_RULES, settings);
-    return Object.keys(patch).length === 0 ? { serviceId: user.id, message: `unchanged ${DRY}` } : undefined;
-  };
+  return (record) =>
+    heldAs(
+      directory.find(record.externalId),
+      settings.mode,
+      (user) => Object.keys(changedFields(record.payload, user, USER_PATCH_RULES, settings)).length === 0,
+    );
 }

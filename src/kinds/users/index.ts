@@ -1,3 +1,4 @@
+import { predictPerAccount, routeToAccount, syncPerAccount } from '../account-route.js';
 import type { KindDefinition } from '../definition.js';
 import { USER_FIELDS } from './fields.js';
 import { heldUsers } from './held.js';
@@ -14,6 +15,9 @@ export const users: KindDefinition<UserPayload> = {
   // a role or language is what a user has, not who they are.
   identityFields: ['email'],
   sendsExternalId: true,
-  sync: syncUsersChunk,
-  predict: heldUsers,
+  route: routeToAccount,
+  sync: (records, settings, ctx) =>
+    syncPerAccount(records, ctx, (group, at) => syncUsersChunk(group, settings, at)),
+  predict: (records, settings, ctx) =>
+    predictPerAccount(records, ctx, (group, at) => heldUsers(group, settings, at)),
 };

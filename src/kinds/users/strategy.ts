@@ -1,13 +1,11 @@
 import { UpdateUserRequest, type User } from '../../contract/index.js';
 import type { OutcomeFields } from '../../sync/build-outcome.js';
-import { settleChunk } from '../../sync/chunk-outcomes.js';
-import { withCreateClaims } from '../../sync/create-claims.js';
-import { firstOfEachExternalId } from '../../sync/first-of-each.js';
 import type { RecordOutcome } from '../../sync/outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { Refusal } from '../../sync/refusal.js';
 import { updateConfirmed } from '../../sync/writes/confirmed-writes.js';
 import { changedFields, type UpsertOptions } from '../../sync/writes/field-diff.js';
+import { syncListedUpsert } from '../../sync/writes/listed-upsert.js';
 import { createUser } from './create.js';
 import { UserDirectory } from './directory.js';
 import { USER_PATCH_RULES, unchangeableDifferences } from './patch.js';
@@ -21,44 +19,34 @@ const REFUSALS: Record<string, Refusal> = {
 };
 
 /**
- * Upserts one chunk of users of the feed's account by externalId, never creating one twice
- * (docs/once-only.md). The account's users are listed once per chunk; then per record:
- * - a second record with an externalId already in the chunk: rejected (DUPLICATE_IN_SOURCE);
- * - missing: created one by one (no bulk in the API; mode update: rejected NOT_FOUND_FOR_UPDATE),
- *   see create.ts for ambiguous answers and conflicts; USER_EMAIL_ALREADY_EXISTS rejects the record
- *   with the reason, MAX_USERS_REACHED stops the run (the account's remaining users are not sent);
- * - existing: mode insert skips it; otherwise only the fields a partner may change (firstName,
- *   lastName) are PATCHed when they differ, unchanged users skipped; a difference in a field the
- *   API does not let a partner change (email, role, language, companyId) is named in the message.
- *   No field of the update body is nullable, so emptyCellClears has nothing to clear for users.
+ * Upserts one chunk of users of the feed's account by externalId (syncListedUpsert: listed once,
+ * created one by one, never twice):
+ * - missing: created (see create.ts for ambiguous answers and conflicts); USER_EMAIL_ALREADY_EXISTS
+ *   rejects the record with the reason, MAX_USERS_REACHED stops the run (the account's remaining
+ *   users are not sent);
+ * - existing: only the fields a partner may change (firstName, lastName) are PATCHed when they
+ *   differ, unchanged users skipped; a difference in a field the API does not let a partner change
+ *   (email, role, language, companyId) is named in the message. No field of the update body is
+ *   nullable, so emptyCellClears has nothing to clear for users.
  */
 export function syncUsersChunk(
   records: readonly UserRecord[],
   options: UpsertOptions,
   ctx: ChunkContext,
 ): Promise<RecordOutcome[]> {
-  return settleChunk(records, ctx, (out) =>
-    // Two runs that both find a user missing would both create it: hold the creates (create-claims.ts).
-    withCreateClaims(ctx, 'users', firstOfEachExternalId(records, out), out, async (held) => {
-      const directory = await UserDirectory.read(ctx);
-      for (const record of held) {
-        const user = directory.find(record.externalId);
-        const existing = (found: User) => syncExisting(record, found, options, ctx, directory);
-        if (user) out.settle(record, await existing(user));
-        else if (options.mode === 'update') out.settle(record, notFoundForUpdate(record));
-        else out.settle(record, await createUser(record, ctx, directory, existing));
-      }
-    }),
-  );
+  return syncListedUpsert(records, options, ctx, {
+    kind: 'users',
+    what: 'user',
+    where: 'in the account',
+    read: () => UserDirectory.read(ctx),
+    find: (directory, record) => directory.find(record.externalId),
+    id: (user) => user.id,
+    existing: (record, user, directory) => syncExisting(record, user, options, ctx, directory),
+    create: (record, directory, existing) => createUser(record, ctx, directory, existing),
+  });
 }
 
-const notFoundForUpdate = (record: UserRecord): OutcomeFields => ({
-  outcome: 'rejected',
-  code: 'NOT_FOUND_FOR_UPDATE',
-  message: `no user with externalId "${record.externalId}" in the account, and the feed's mode is update (update only); create it elsewhere, or set mode upsert`,
-});
-
-/** The outcome of a record whose externalId a user of the account already carries. */
+/** The outcome of a record whose externalId a user of the account already carries (mode not insert). */
 async function syncExisting(
   record: UserRecord,
   user: User,
@@ -66,8 +54,6 @@ async function syncExisting(
   ctx: ChunkContext,
   directory: UserDirectory,
 ): Promise<OutcomeFields> {
-  if (options.mode === 'insert')
-    return { outcome: 'skipped', serviceId: user.id, message: 'exists; feed mode insert' };
   const outcome = await updateConfirmed(ctx, user, {
     operation: 'updateUser',
     id: (current) => current.id,

@@ -187,6 +187,19 @@ describe('erp-bridge sync', () => {
     expect(readdirSync(ran.reportDir).filter((entry) => entry.startsWith('.'))).toEqual([]);
   }, 30_000);
 
+  it('provisions a tenant from CSV in one sync: accounts first, then users and categories naming them', async () => {
+    // The accounts feed is listed last on purpose: sync runs it before the feeds that need its accounts.
+    const ran = await sync(
+      [demo('tenant-users'), demo('tenant-categories'), demo('tenants'), '--sandbox'],
+      {},
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const byFeed = Object.fromEntries(summaries(ran.reportDir).map((s) => [s.feed, s.counts]));
+    expect(byFeed['demo-tenants']).toMatchObject({ created: 2, failed: 0, rejected: 0 });
+    expect(byFeed['demo-tenant-users']).toMatchObject({ created: 4, failed: 0, rejected: 0 });
+    expect(byFeed['demo-tenant-categories']).toMatchObject({ created: 10, failed: 0, rejected: 0 });
+  }, 30_000);
+
   it('names the service as the target of a real run', async () => {
     sandbox.runtime.reset();
     const ran = await sync([demo('sparkasse')], partnerEnv());

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORD_KINDS, type RecordKind } from '../../../src/kinds/registry.js';
+import { KINDS, RECORD_KINDS, type RecordKind } from '../../../src/kinds/registry.js';
 import type { AccountRecord } from '../../../src/sandbox/state.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
@@ -18,7 +18,8 @@ const ROWS = 3;
 interface KindFixture {
   feed: string;
   csv(prefix: string): string;
-  stored(account: AccountRecord, prefix: string): number;
+  /** `all`: every account of the sandbox, for the partner's own records (accounts). */
+  stored(account: AccountRecord, prefix: string, all: readonly AccountRecord[]): number;
   /**
    * What a rerun of the same file reports. Plans have no ID in the API: a replace feed sets the
    * same values again (created, nothing doubled); every other kind finds its records and skips them.
@@ -68,6 +69,24 @@ const FIXTURES: Record<RecordKind, KindFixture> = {
       [...account.users.values()].filter((u) => u.externalId.startsWith(`${p}-`)).length,
     rerun: 'skipped',
   },
+  accounts: {
+    feed: 'mapping: {externalId: id, companyName: company, adminExternalId: {const: admin}, adminEmail: email, adminFirstName: {const: Ada}, adminLastName: last}',
+    csv: (p) =>
+      rows('id,company,email,last', (i) => `${p}-${i},${p} GmbH ${i},${p}-${i}@example.test,Admin ${i}`),
+    stored: (_account, p, all) => all.filter((a) => a.externalId.startsWith(`${p}-`)).length,
+    rerun: 'skipped',
+  },
+  categories: {
+    // A parent and its two children, the children first: parents are still created first.
+    feed: 'mapping: {path: path, type: {const: EXPENSE_OPERATIONAL}}',
+    csv: (p) => [`path`, `${p}/Child 1`, `${p}/Child 2`, p].join('\n'),
+    stored: (account, p) => {
+      const top = [...account.categories.values()].find((c) => c.name === p && c.parentId === null);
+      const children = [...account.categories.values()].filter((c) => c.parentId === top?.id);
+      return top ? 1 + children.length : 0;
+    },
+    rerun: 'skipped',
+  },
 };
 
 /** The kind's feed and export in a fresh temp folder (the fleet's feed directory is tmpdir()). */
@@ -77,7 +96,8 @@ function writeFeed(kind: RecordKind, prefix: string): string {
   writeFileSync(join(dir, 'export.csv'), `${fixture.csv(prefix)}\n`);
   const feed = [
     `name: every-kind-${prefix}`,
-    `accountId: ${ACCOUNT}`,
+    // A partner-scope kind (accounts) writes in no customer account: its feeds name none.
+    ...(KINDS[kind].scope === 'partner' ? [] : [`accountId: ${ACCOUNT}`]),
     `kind: ${kind}`,
     'source: {path: export.csv, format: csv}',
     fixture.feed,
@@ -86,11 +106,16 @@ function writeFeed(kind: RecordKind, prefix: string): string {
   return join(dir, 'feed.yaml');
 }
 
-const accountOf = (state: { accounts: Map<number, AccountRecord> }): AccountRecord => {
+type State = { accounts: Map<number, AccountRecord> };
+
+const accountOf = (state: State): AccountRecord => {
   const account = state.accounts.get(ACCOUNT);
   if (!account) throw new Error(`sandbox account ${ACCOUNT} missing`);
   return account;
 };
+
+const storedIn = (fixture: KindFixture, state: State, prefix: string): number =>
+  fixture.stored(accountOf(state), prefix, [...state.accounts.values()]);
 
 describe('every registered kind through the in-process runner (sync)', () => {
   let h: SyncHarness;
@@ -105,10 +130,10 @@ describe('every registered kind through the in-process runner (sync)', () => {
     const fixture = FIXTURES[kind];
     const first = await h.run(feedFile);
     expect(first.summary.counts).toMatchObject({ created: ROWS, failed: 0, rejected: 0 });
-    expect(fixture.stored(accountOf(h.sandbox.runtime.state), prefix)).toBe(ROWS);
+    expect(storedIn(fixture, h.sandbox.runtime.state, prefix)).toBe(ROWS);
     const second = await h.run(feedFile);
     expect(second.summary.counts).toMatchObject({ [fixture.rerun]: ROWS, failed: 0, rejected: 0 });
-    expect(fixture.stored(accountOf(h.sandbox.runtime.state), prefix)).toBe(ROWS);
+    expect(storedIn(fixture, h.sandbox.runtime.state, prefix)).toBe(ROWS);
   });
 });
 
@@ -124,10 +149,10 @@ describe('every registered kind through the fleet (enqueue, import job, chunk jo
     const [first] = await fleet.enqueue(feedFile);
     const once = await fleet.finished(String(first?.runId));
     expect(once.counts).toMatchObject({ created: ROWS, failed: 0, rejected: 0 });
-    expect(fixture.stored(accountOf(world.sandbox().runtime.state), prefix)).toBe(ROWS);
+    expect(storedIn(fixture, world.sandbox().runtime.state, prefix)).toBe(ROWS);
     const [again] = await fleet.enqueue(feedFile, { reimport: true });
     const twice = await fleet.finished(String(again?.runId));
     expect(twice.counts).toMatchObject({ [fixture.rerun]: ROWS, failed: 0, rejected: 0 });
-    expect(fixture.stored(accountOf(world.sandbox().runtime.state), prefix)).toBe(ROWS);
+    expect(storedIn(fixture, world.sandbox().runtime.state, prefix)).toBe(ROWS);
   });
 });

@@ -174,6 +174,40 @@ describe('feed files', () => {
     ]);
   });
 
+  it('an accounts feed names no accountId (partner scope, account 0); every other kind needs one', () => {
+    const accounts = [
+      'name: tenants',
+      'kind: accounts',
+      'source: {path: tenants.csv, format: csv}',
+      'mapping: {externalId: id, companyName: company, adminExternalId: admin, adminEmail: email, adminFirstName: first, adminLastName: last}',
+    ].join('\n');
+    expect(parseFeed(accounts, '/feeds/tenants.yaml').feed.accountId).toBe(0);
+    expect(problems(`${accounts}\naccountId: 1001`)).toContain(
+      "accountId: an accounts feed writes the partner's own records, in no customer account: remove accountId",
+    );
+    expect(problems(ISSUE_EXAMPLE.replace(/^accountId: .*$/m, ''))).toContain(
+      'accountId: required for kind transactions: the customer account (X-Account-Id) every record goes to',
+    );
+  });
+
+  it('a users or categories feed whose records name their account may leave out accountId', () => {
+    const users = [
+      'name: tenant-users',
+      'kind: users',
+      'source: {path: users.csv, format: csv}',
+      'mapping: {email: email, firstName: first, lastName: last}',
+    ].join('\n');
+    expect(problems(users)).toContain(
+      'accountId: required for kind users: the customer account (X-Account-Id) every record goes to, unless the records name theirs (mapping.accountExternalId)',
+    );
+    const named = users.replace('mapping: {', 'mapping: {accountExternalId: tenant, ');
+    expect(parseFeed(named, '/feeds/users.yaml').feed.accountId).toBe(0);
+    expect(parseFeed(`${named}\naccountId: 1001`, '/feeds/users.yaml').feed.accountId).toBe(1001);
+    const categories =
+      'name: trees\nkind: categories\nsource: {path: c.csv, format: csv}\nmapping: {accountExternalId: t, path: p, type: y}';
+    expect(parseFeed(categories, '/feeds/trees.yaml').feed.accountId).toBe(0);
+  });
+
   it('name a feed file that cannot be read', async () => {
     await expect(loadFeedFile('/nonexistent/feeds/acme.yaml')).rejects.toThrow(
       '/nonexistent/feeds/acme.yaml: cannot read the feed file (ENOENT)',

@@ -5,6 +5,7 @@ import { autoTarget, groupByTarget, routeTransaction } from '../../../src/kinds/
 import type { MappedRecord } from '../../../src/sources/record.js';
 
 const base: KindFeedOptions = {
+  accountId: 1001,
   mode: 'upsert',
   emptyCellClears: false,
   replaceCurrentValuesForThePeriod: true,
