@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crashReport } from './crash.js';
 import { EXIT } from './exit-codes.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import { buildProgram } from './program.js';
 
 /** The nearest package.json above this file: works from dist/src/cli (built) and src/cli (tsx). */
@@ -25,6 +26,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
   throw error;
 });
+
+boundHeapGrowth();
 
 buildProgram(packageVersion())
   .parseAsync(process.argv)
