@@ -15,11 +15,13 @@ import type { MappedRecord } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
+import { resolveFeedAccount } from '../sync/feed-account.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
 import { ReadStatements } from '../sync/report/statement-report.js';
+import type { StopReason } from '../sync/run-handle.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -127,7 +129,14 @@ export function importProcessor(deps: ImportJobDeps) {
     const data = refusedUnlessValid(job.data);
     const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
     checkExportOf(loaded, data.file, JobRefused);
-    const feed = loaded.feed;
+    // The feed's account by externalId is resolved here, once per job, before anything names it
+    // (the run record keeps the producer's 0 for such a feed: the producer does not ask the service).
+    const account = await resolveFeedAccount(
+      loaded.feed,
+      deps.chunkContext(loaded.feed, deps.logger).client,
+      deps.signal,
+    );
+    const feed = account.feed;
     const bindings = {
       runId: data.runId,
       feed: feed.name,
@@ -139,7 +148,7 @@ export function importProcessor(deps: ImportJobDeps) {
     const location = openLocation(feed.source.location, deps.env ?? process.env);
     try {
       // Also on the lines of the shared client while this job uses it (log-context.ts).
-      return await withLogContext(bindings, () => importRun(job, token, { ...data, feed }, location, logger));
+      return await withLogContext(bindings, () => importRun(job, token, { ...data, feed }, location, logger, account.stop));
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
       // The worker is shutting down past its grace period: the import is released, not failed.
@@ -159,6 +168,7 @@ export function importProcessor(deps: ImportJobDeps) {
     data: Omit<z.output<typeof ImportJobData>, 'feed'> & { feed: Feed },
     location: Location,
     logger: Logger,
+    accountStop: StopReason | undefined,
   ): Promise<{ records: number }> {
     const { feed } = data;
     let read = data.read;
@@ -178,14 +188,15 @@ export function importProcessor(deps: ImportJobDeps) {
       // Before anything of the file is sent: a change of the identity settings would create its
       // records again under new IDs (a replayed import checks again and finds them stored).
       const identityStop =
-        deps.identity &&
-        !(await run.stopReason()) &&
-        (await checkIdentity(feed, deps.identity, {
-          accept: data.acceptNewIdentity === true,
-          dryRun: data.dryRun,
-          countDerived: () => countDerivedIds(feed, [data.file], open),
-          logger,
-        }));
+        accountStop ??
+        (deps.identity &&
+          !(await run.stopReason()) &&
+          (await checkIdentity(feed, deps.identity, {
+            accept: data.acceptNewIdentity === true,
+            dryRun: data.dryRun,
+            countDerived: () => countDerivedIds(feed, [data.file], open),
+            logger,
+          })));
       if (identityStop) {
         logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
         await run.stop(identityStop);

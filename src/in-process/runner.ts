@@ -22,6 +22,7 @@ import { failedAll } from '../sync/build-outcome.js';
 import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { executeChunk } from '../sync/execute-chunk.js';
+import { resolveFeedAccount } from '../sync/feed-account.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -92,8 +93,10 @@ async function runFeedAt(
   dryRun: boolean,
   deps: RunnerDeps,
 ): Promise<FeedRunResult> {
-  const { feed } = loaded;
   const startedAt = deps.clock.now();
+  // The account first: the gate, the chunks, the summary and the logs all name its id.
+  const account = await resolveFeedAccount(loaded.feed, deps.client, deps.signal);
+  const { feed } = account;
   const runId = newRunId(feed.name, startedAt);
   const bindings = { runId, feed: feed.name, tenant: feed.accountId };
   const logger = deps.logger.child(bindings);
@@ -200,13 +203,14 @@ async function runFeedAt(
   // Before anything is sent (even the target bank account): a change of the identity settings
   // would create this run's records again under new IDs.
   const identityStop =
-    deps.identity &&
+    account.stop ??
+    (deps.identity &&
     (await checkIdentity(feed, deps.identity.store, {
       accept: deps.identity.accept,
       dryRun,
       countDerived: () => countDerivedIds(feed, paths, openAt),
       logger,
-    }));
+    })));
   if (identityStop) {
     logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
     await run.stop(identityStop);

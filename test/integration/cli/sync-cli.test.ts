@@ -200,6 +200,19 @@ describe('erp-bridge sync', () => {
     expect(byFeed['demo-tenant-categories']).toMatchObject({ created: 10, failed: 0, rejected: 0 });
   }, 30_000);
 
+  it("syncs a provisioned tenant's bank transactions and invoices by the tenant's externalId", async () => {
+    const ran = await sync([demo('tenant-bank'), demo('tenant-invoices'), demo('tenants'), '--sandbox'], {});
+    expect(ran.code, ran.stderr).toBe(0);
+    const byFeed = Object.fromEntries(summaries(ran.reportDir).map((s) => [s.feed, s]));
+    expect(byFeed['demo-tenant-bank']?.counts).toMatchObject({ created: 6, failed: 0, rejected: 0 });
+    expect(byFeed['demo-tenant-invoices']?.counts).toMatchObject({ created: 3, failed: 0, rejected: 0 });
+    // The tenant's own id, not the partner scope (0) the feed file leaves it at.
+    expect(byFeed['demo-tenant-bank']?.accountId).toBeGreaterThan(0);
+    const unknown = await sync([demo('tenant-bank'), '--sandbox'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toContain('accountExternalId "nordwind" names no customer account');
+  }, 30_000);
+
   it('names the service as the target of a real run', async () => {
     sandbox.runtime.reset();
     const ran = await sync([demo('sparkasse')], partnerEnv());
