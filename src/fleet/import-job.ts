@@ -9,9 +9,7 @@ import { withLogContext } from '../logging/log-context.js';
 import { exportFile } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
-import type { RecordStream } from '../sources/open-records.js';
-import { openRecords } from '../sources/open-records.js';
-import type { MappedRecord } from '../sources/record.js';
+import { onlyLines, openRecords } from '../sources/open-records.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
@@ -91,20 +89,6 @@ export interface ImportJobDeps {
   target?: string;
   /** Where remote locations' secrets are read (the variables a feed names); default process.env. */
   env?: NodeJS.ProcessEnv;
-}
-
-/** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
-function onlyLines<R extends MappedRecord>(
-  stream: RecordStream<R>,
-  lines: ReadonlySet<number>,
-): RecordStream<R> {
-  async function* filtered() {
-    for await (const batch of stream.batches) {
-      const wanted = batch.filter((outcome) => lines.has(outcome.record.line));
-      if (wanted.length > 0) yield wanted;
-    }
-  }
-  return { ...stream, batches: filtered() };
 }
 
 /** A payload that does not parse (e.g. a feed definition instead of a reference) can never run. */

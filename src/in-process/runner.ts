@@ -15,7 +15,7 @@ import { exportFile, nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
-import { openRecords, type RecordStream } from '../sources/open-records.js';
+import { onlyLines, openRecords, type RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import { failedAll } from '../sync/build-outcome.js';
@@ -60,6 +60,11 @@ export interface RunnerDeps {
   interrupt?: AbortSignal;
   /** Where a remote location's secrets are read (the variables the feed names); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Only these lines of each file (by the name reports give it), the rest not read into the run:
+   * `reconcile --repair` syncs the records it found missing or different. Absent: every line.
+   */
+  onlyLines?: ReadonlyMap<string, ReadonlySet<number>>;
 }
 
 export interface FeedRunResult {
@@ -198,8 +203,11 @@ async function runFeedAt(
   if (paths.length === 0 && waiting.length === 0)
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
   // Every read of the run goes through the feed's location; reports name files as it does.
-  const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) =>
-    openRecords(f, exportFile(location, path));
+  const { onlyLines: only } = deps;
+  const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) => {
+    const stream = openRecords(f, exportFile(location, path));
+    return only ? onlyLines(stream, only.get(nameOf(location, path)) ?? new Set()) : stream;
+  };
   // Before anything is sent (even the target bank account): a change of the identity settings
   // would create this run's records again under new IDs.
   const identityStop =

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 import type { RunSummary } from '../../../src/sync/report/summary.js';
+import { runCli } from '../../support/cli-run.js';
 
 /**
  * `erp-bridge sync` as users run it: a child process (from source via tsx), its exit code, its
@@ -40,30 +40,12 @@ function partnerEnv(overrides: Record<string, string> = {}): Record<string, stri
   };
 }
 
-function sync(
+async function sync(
   args: string[],
   env: Record<string, string | undefined>,
   reportDir = mkdtempSync(join(work, 'reports-')),
 ): Promise<Ran> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'sync', ...args, '--report-dir', reportDir],
-    {
-      cwd: root,
-      // Only what the test sets: no PARTNER_* leaking in from the developer's shell.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString();
-  });
-  child.stderr.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr, reportDir })));
+  return { ...(await runCli(['sync', ...args, '--report-dir', reportDir], env)), reportDir };
 }
 
 /** Every run folder's summary (dot files, such as the feeds' health state, are no runs). */

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AccountRecord } from '../../../src/sandbox/state.js';
+import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
+import { tenantFeeds } from '../../support/tenant-feeds.js';
+
+let h: SyncHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A tenant provisioned and filled (bank transactions, invoices) by feeds that name it by externalId. */
+async function provisioned(tag: string, transactions = 3) {
+  const harness = await syncHarness();
+  h = harness;
+  const feeds = tenantFeeds(tag, transactions);
+  for (const feed of [feeds.tenants, feeds.bank, feeds.invoices]) {
+    const run = await harness.run(feed);
+    expect(run.summary.counts).toMatchObject({ failed: 0, rejected: 0 });
+  }
+  const account = [...harness.sandbox.runtime.state.accounts.values()].find(
+    (a) => a.externalId === tag,
+  ) as AccountRecord;
+  const bankAccount = [...account.bankAccounts.values()].find((b) => b.externalId === `${tag}-giro`);
+  return { h: harness, feeds, account, bankAccountId: bankAccount?.id as number };
+}
+
+const deleteTransaction = async (harness: SyncHarness, accountId: number, externalId: string) => {
+  const tx = harness.transactions(accountId).find((t) => t.externalId === externalId);
+  const res = await fetch(`${harness.sandbox.authUrl}/_sandbox/accounts/${accountId}/transactions/${tx?.id}`, {
+    method: 'DELETE',
+  });
+  expect(res.status).toBe(200);
+};
+
+describe('erp-bridge reconcile (in process)', () => {
+  it('reports a synced tenant equal, with both control totals', async () => {
+    const { h, feeds } = await provisioned('rc-eq');
+    const bank = await h.reconcile(feeds.bank);
+    expect(bank.summary).toMatchObject({
+      state: 'equal',
+      counts: { equal: 3, missing: 0, different: 0, extra: 0 },
+      controlTotals: { source: { records: 3, amount: '13.03' }, service: { records: 3, amount: '13.03' } },
+    });
+    expect(bank.summary.scope).toMatch(/^bank account "rc-eq-giro" \(id \d+\)$/);
+    expect(bank.lines.map((l) => [l.line, l.externalId, l.verdict])).toEqual([
+      [2, 'T-1', 'equal'],
+      [3, 'T-2', 'equal'],
+      [4, 'T-3', 'equal'],
+    ]);
+    const invoices = await h.reconcile(feeds.invoices);
+    expect(invoices.summary).toMatchObject({ state: 'equal', counts: { equal: 3 } });
+    expect(invoices.summary.controlTotals.source).toEqual({ records: 3, amount: '25585.00' });
+    // Read-only: nothing was written by either reconcile.
+    expect(h.requests('createTransactionsBulk')).toEqual({ 200: 1 });
+    expect(h.requests('updateInvoice')).toEqual({});
+  });
+
+  it('names a deleted transaction, an edited invoice and an extra; --repair syncs only those and they are equal again', async () => {
+    const { h, feeds, account, bankAccountId } = await provisioned('rc-diff');
+    await deleteTransaction(h, account.id, 'T-2');
+    const [inv2] = await h.client.lookupInvoicesByExternalIds(account.id, 'SALE', ['INV-2']);
+    await h.client.updateInvoice(account.id, inv2?.id as number, 'SALE', { openAmount: 100, note: 'paid in part' });
+    await h.client.createTransactionsBulk(account.id, bankAccountId, [
+      { externalId: 'ONLY-IN-SERVICE', bookingDate: '2026-02-27', amount: -5, currency: 'EUR' },
+    ]);
+
+    const bank = await h.reconcile(feeds.bank);
+    expect(bank.summary).toMatchObject({ state: 'differences', counts: { equal: 2, missing: 1, extra: 1 } });
+    expect(bank.lines.filter((l) => l.verdict !== 'equal')).toEqual([
+      {
+        verdict: 'extra',
+        externalId: 'ONLY-IN-SERVICE',
+        serviceId: expect.any(Number),
+        amount: '-5',
+        message: 'in the service, not in the exports',
+      },
+      { verdict: 'missing', file: expect.stringMatching(/bank\.csv$/), line: 3, externalId: 'T-2', amount: '11.01' },
+    ]);
+    const invoices = await h.reconcile(feeds.invoices);
+    expect(invoices.summary).toMatchObject({ state: 'differences', counts: { equal: 2, different: 1 } });
+    // The note is not mapped by the feed: not compared.
+    expect(invoices.summary.firstDifferences).toEqual([
+      expect.objectContaining({
+        verdict: 'different',
+        line: 3,
+        externalId: 'INV-2',
+        fields: [{ field: 'openAmount', source: 595, service: 100 }],
+      }),
+    ]);
+
+    const creates = h.requests('createTransactionsBulk')[200] ?? 0;
+    for (const [feed, found] of [
+      [feeds.bank, bank],
+      [feeds.invoices, invoices],
+    ] as const) {
+      const repair = await h.run(feed, false, undefined, { onlyLines: found.repair });
+      expect(repair.outcomes).toHaveLength(1);
+      expect(repair.summary.counts).toMatchObject({ failed: 0, rejected: 0 });
+    }
+    expect(h.requests('createTransactionsBulk')[200]).toBe(creates + 1);
+    expect(h.requests('updateInvoice')).toEqual({ 200: 2 });
+    expect((await h.reconcile(feeds.bank)).summary).toMatchObject({
+      state: 'equal',
+      counts: { equal: 3, missing: 0, extra: 1 },
+    });
+    expect((await h.reconcile(feeds.invoices)).summary).toMatchObject({ state: 'equal', counts: { equal: 3 } });
+  });
+
+  it('pages through a large bank account at the largest page size; a repeat in the exports is a duplicate, not a second record', async () => {
+    const { h, feeds, account } = await provisioned('rc-big', 2_500);
+    await deleteTransaction(h, account.id, 'T-2000');
+    const before = h.requests('listTransactions')[200] ?? 0;
+    const bank = await h.reconcile(feeds.bank);
+    expect(h.requests('listTransactions')[200]).toBe(before + 3);
+    expect(bank.summary.counts).toMatchObject({ equal: 2_499, missing: 1, extra: 0 });
+    expect(bank.summary.controlTotals.source.records).toBe(2_500);
+    expect(bank.summary.controlTotals.service.records).toBe(2_499);
+    expect(bank.lines.find((l) => l.verdict === 'missing')?.externalId).toBe('T-2000');
+  });
+
+  it('500s and 429s during the listing and the lookups are retried per the spec: the same verdicts', async () => {
+    const { h, feeds, account } = await provisioned('rc-flt', 1_200);
+    await deleteTransaction(h, account.id, 'T-7');
+    h.setFaults({
+      seed: 7,
+      fail500: { rate: 0.3, ops: ['listTransactions', 'listInvoices', 'listBankAccounts'] },
+      rateLimit: { capacity: 1, refillPerSecond: 1, ops: ['listTransactions', 'listInvoices'] },
+    });
+    const bank = await h.reconcile(feeds.bank);
+    const invoices = await h.reconcile(feeds.invoices);
+    expect(bank.summary.counts).toMatchObject({ equal: 1_199, missing: 1, extra: 0 });
+    expect(invoices.summary.counts).toMatchObject({ equal: 3, missing: 0 });
+    const listed = h.requests('listTransactions');
+    expect(listed['500'], 'the 500s hit the listing').toBeGreaterThan(0);
+    expect(listed['429'], 'the 429s hit the listing').toBeGreaterThan(0);
+    expect(h.events.some((e) => e.kind === '429' && e.operation === 'listInvoices')).toBe(true);
+  });
+
+  it('a listing that keeps failing stops the reconcile (exit 1), never a verdict', async () => {
+    const { h, feeds } = await provisioned('rc-down');
+    h.setFaults({ fail500: { rate: 1, ops: ['listTransactions'] } });
+    const bank = await h.reconcile(feeds.bank);
+    expect(bank.summary.state).toBe('stopped');
+    expect(bank.summary.stopReason).toMatchObject({ exitCode: 1 });
+    expect(bank.summary.stopReason?.message).toContain('the service failed while being read');
+  });
+});
