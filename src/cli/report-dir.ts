@@ -13,4 +13,3 @@ export async function checkReportDir(dir: string): Promise<void> {
     );
   }
 }
-

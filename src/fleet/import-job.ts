@@ -12,8 +12,8 @@ import { openLocation } from '../sources/locations/open-location.js';
 import { onlyLines, openRecords } from '../sources/open-records.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
-import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { resolveFeedAccount } from '../sync/feed-account.js';
+import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
@@ -132,7 +132,9 @@ export function importProcessor(deps: ImportJobDeps) {
     const location = openLocation(feed.source.location, deps.env ?? process.env);
     try {
       // Also on the lines of the shared client while this job uses it (log-context.ts).
-      return await withLogContext(bindings, () => importRun(job, token, { ...data, feed }, location, logger, account.stop));
+      return await withLogContext(bindings, () =>
+        importRun(job, token, { ...data, feed }, location, logger, account.stop),
+      );
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
       // The worker is shutting down past its grace period: the import is released, not failed.

@@ -63,7 +63,8 @@ export function notReconcilable(feed: Feed): string | undefined {
  */
 export async function reconcileFeed(loaded: LoadedFeed, deps: ReconcileDeps): Promise<ReconcileRun> {
   const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
-    onProblem: (p) => deps.logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
+    onProblem: (p) =>
+      deps.logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
   });
   try {
     return await reconcileAt(location, loaded, deps);
@@ -72,16 +73,23 @@ export async function reconcileFeed(loaded: LoadedFeed, deps: ReconcileDeps): Pr
   }
 }
 
-async function reconcileAt(location: Location, loaded: LoadedFeed, deps: ReconcileDeps): Promise<ReconcileRun> {
+async function reconcileAt(
+  location: Location,
+  loaded: LoadedFeed,
+  deps: ReconcileDeps,
+): Promise<ReconcileRun> {
   const startedAt = deps.clock.now();
   const account = await resolveFeedAccount(loaded.feed, deps.client, deps.signal);
   const { feed } = account;
   const id = newRunId(`${feed.name}-reconcile`, startedAt);
   const logger = deps.logger.child({ reconcileId: id, feed: feed.name, tenant: feed.accountId });
   const sink = await ReconcileFileSink.create(deps.reportDir, id);
-  const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), { clock: deps.clock });
+  const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), {
+    clock: deps.clock,
+  });
   const paths = listing.ready.map((f) => f.path);
-  if (paths.length === 0) logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
+  if (paths.length === 0)
+    logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
   async function* read(): AsyncGenerator<readonly MapOutcome[]> {
     for (const path of paths) yield* openRecords(feed, exportFile(location, path)).batches;
   }
@@ -142,12 +150,17 @@ async function reconcileAt(location: Location, loaded: LoadedFeed, deps: Reconci
 
 /** What ends a reconcile early, as a stop with its exit code; undefined for a bug. */
 function stopOf(error: unknown): StopReason | undefined {
-  if (error instanceof ReconcileRefused) return { code: 'NOT_RECONCILABLE', message: error.message, exitCode: 2 };
+  if (error instanceof ReconcileRefused)
+    return { code: 'NOT_RECONCILABLE', message: error.message, exitCode: 2 };
   if (error instanceof FileStopError) return { code: error.code, message: error.message, exitCode: 2 };
   const stop = error instanceof RunStopError ? error : stopFor(error);
   if (stop) return { code: stop.code, message: stop.message, exitCode: stop.exitCode };
   // Retried per the spec's rules already: the comparison cannot be finished, run it again.
   if (error instanceof ApiError)
-    return { code: error.code, message: `the service failed while being read: ${error.message}; run it again`, exitCode: 1 };
+    return {
+      code: error.code,
+      message: `the service failed while being read: ${error.message}; run it again`,
+      exitCode: 1,
+    };
   return undefined;
 }

@@ -213,12 +213,12 @@ async function runFeedAt(
   const identityStop =
     account.stop ??
     (deps.identity &&
-    (await checkIdentity(feed, deps.identity.store, {
-      accept: deps.identity.accept,
-      dryRun,
-      countDerived: () => countDerivedIds(feed, paths, openAt),
-      logger,
-    })));
+      (await checkIdentity(feed, deps.identity.store, {
+        accept: deps.identity.accept,
+        dryRun,
+        countDerived: () => countDerivedIds(feed, paths, openAt),
+        logger,
+      })));
   if (identityStop) {
     logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
     await run.stop(identityStop);

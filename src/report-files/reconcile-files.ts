@@ -56,7 +56,12 @@ export class ReconcileFileSink implements ReconcileSink {
       csv: join(dir, 'reconcile.csv'),
       ndjson: join(dir, 'reconcile.ndjson'),
     };
-    const sink = new ReconcileFileSink(files, id, createWriteStream(files.csv), createWriteStream(files.ndjson));
+    const sink = new ReconcileFileSink(
+      files,
+      id,
+      createWriteStream(files.csv),
+      createWriteStream(files.ndjson),
+    );
     await write(sink.csv, csvLine(RECONCILE_COLUMNS));
     return sink;
   }

@@ -39,7 +39,11 @@ interface ReconcileSummary {
 }
 
 /** One reconcile of the feed by the built CLI; fails unless every record is equal. */
-async function measureReconcile(sandbox: SandboxProcess, feedFile: string, workDir: string): Promise<ChildFigures> {
+async function measureReconcile(
+  sandbox: SandboxProcess,
+  feedFile: string,
+  workDir: string,
+): Promise<ChildFigures> {
   const reportDir = await mkdtemp(join(workDir, 'reconcile-'));
   const rusageFile = join(reportDir, 'rusage.json');
   const { wallMs } = await runChild(
@@ -59,7 +63,9 @@ async function measureReconcile(sandbox: SandboxProcess, feedFile: string, workD
   );
   const usage = JSON.parse(await readFile(rusageFile, 'utf8')) as Omit<ChildFigures, 'wallMs'>;
   const [dir] = (await readdir(reportDir)).filter((name) => name !== 'rusage.json');
-  const summary = JSON.parse(await readFile(join(reportDir, dir ?? '', 'summary.json'), 'utf8')) as ReconcileSummary;
+  const summary = JSON.parse(
+    await readFile(join(reportDir, dir ?? '', 'summary.json'), 'utf8'),
+  ) as ReconcileSummary;
   if (summary.state !== 'equal' || summary.counts.equal !== ROWS)
     throw new Error(`reconcile did not find every record equal: ${JSON.stringify(summary.counts)}`);
   await rm(reportDir, { recursive: true, force: true });
@@ -89,7 +95,9 @@ try {
 }
 
 const ratios = runs.map((r) => r.reconcile.wallMs / r.sync.wallMs);
-console.log(`reconcile benchmark: a bank account of ${ROWS} transactions, ${RUNS} runs, node ${process.version}`);
+console.log(
+  `reconcile benchmark: a bank account of ${ROWS} transactions, ${RUNS} runs, node ${process.version}`,
+);
 console.log(`sync (fills it)         wall ${spread(runs.map((r) => r.sync.wallMs / 1000))} s`);
 console.log(`reconcile               wall ${spread(runs.map((r) => r.reconcile.wallMs / 1000))} s`);
 console.log(
@@ -99,5 +107,11 @@ console.log(
   `CPU per record          sync ${spread(runs.map((r) => r.sync.cpuMicros / ROWS))} µs, reconcile ${spread(runs.map((r) => r.reconcile.cpuMicros / ROWS))} µs`,
 );
 console.log(
-  `peak RSS                sync ${spread(runs.map((r) => mb(r.sync.maxRssKb)), 0)} MB, reconcile ${spread(runs.map((r) => mb(r.reconcile.maxRssKb)), 0)} MB`,
+  `peak RSS                sync ${spread(
+    runs.map((r) => mb(r.sync.maxRssKb)),
+    0,
+  )} MB, reconcile ${spread(
+    runs.map((r) => mb(r.reconcile.maxRssKb)),
+    0,
+  )} MB`,
 );

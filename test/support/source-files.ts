@@ -17,7 +17,10 @@ export function fixtureWriter(prefix: string): (content: string | Uint8Array, ex
 }
 
 /** A temp folder of named files (feeds and the exports they name side by side); `write` returns the path. */
-export function namedFiles(prefix: string): { dir: string; write(name: string, lines: readonly string[]): string } {
+export function namedFiles(prefix: string): {
+  dir: string;
+  write(name: string, lines: readonly string[]): string;
+} {
   const dir = mkdtempSync(join(tmpdir(), `erp-bridge-${prefix}-`));
   return {
     dir,

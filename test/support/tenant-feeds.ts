@@ -7,30 +7,23 @@ import { namedFiles } from './source-files.js';
  */
 export function tenantFeeds(tag: string, transactions = 3) {
   const { dir, write } = namedFiles('tenant');
-  write(
-    'tenants.csv',
-    [
-      'id;company;admin_id;admin_email;admin_first;admin_last',
-      `${tag};Tenant ${tag} GmbH;boss;boss@${tag}.test;Ada;Admin`,
-    ],
-  );
+  write('tenants.csv', [
+    'id;company;admin_id;admin_email;admin_first;admin_last',
+    `${tag};Tenant ${tag} GmbH;boss;boss@${tag}.test;Ada;Admin`,
+  ]);
   const rows = Array.from({ length: transactions }, (_, i) => {
     const day = String((i % 28) + 1).padStart(2, '0');
     const cents = String(i % 100).padStart(2, '0');
     return `T-${i + 1};2026-02-${day};${i % 3 === 0 ? '-' : ''}${10 + i}.${cents};Payment ${i + 1};Counterparty ${i % 7}`;
   });
   write('bank.csv', ['id;date;amount;purpose;who', ...rows]);
-  write(
-    'invoices.csv',
-    [
-      'id;number;customer;total;open;status;date',
-      'INV-1;RE-1;Alpha GmbH;1190.00;0;PAID;2026-01-20',
-      'INV-2;RE-2;Beta AG;595.00;595.00;OPEN;2026-02-01',
-      'INV-3;RE-3;Gamma KG;23800.00;23800.00;OPEN;2026-02-10',
-    ],
-  );
-  const feed = (name: string, lines: string[]) =>
-    write(`${name}.yaml`, [`name: ${tag}-${name}`, ...lines]);
+  write('invoices.csv', [
+    'id;number;customer;total;open;status;date',
+    'INV-1;RE-1;Alpha GmbH;1190.00;0;PAID;2026-01-20',
+    'INV-2;RE-2;Beta AG;595.00;595.00;OPEN;2026-02-01',
+    'INV-3;RE-3;Gamma KG;23800.00;23800.00;OPEN;2026-02-10',
+  ]);
+  const feed = (name: string, lines: string[]) => write(`${name}.yaml`, [`name: ${tag}-${name}`, ...lines]);
   return {
     dir,
     tenants: feed('tenants', [

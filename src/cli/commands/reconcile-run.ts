@@ -84,7 +84,8 @@ export async function reconcile(feedFiles: string[], flags: ReconcileFlags): Pro
         run = await reconcileFeed(loaded, deps);
         print(`after the repair:\n${screen(run)}`);
       }
-      if (format === 'json') logger.info({ summary: run.summary, reportDir: run.files.dir }, 'reconcile finished');
+      if (format === 'json')
+        logger.info({ summary: run.summary, reportDir: run.files.dir }, 'reconcile finished');
       code = Math.max(code, reconcileExitCode(run.summary)) as ExitCode;
     }
     return code;
@@ -105,7 +106,9 @@ function screen({ summary: s, files }: ReconcileRun): string {
     `  ${c.equal} equal, ${c.missing} missing, ${c.different} different, ${c.extra} extra in the service; ${c.duplicate} duplicate and ${c.rejected} invalid rows in the exports`,
     `  exports: ${total(s.controlTotals.source)}; service: ${total(s.controlTotals.service)}${s.heldWithoutExternalId > 0 ? ` (${s.heldWithoutExternalId} without externalId)` : ''}`,
     ...s.firstDifferences.slice(0, SHOWN).map(difference),
-    ...(c.missing + c.different > SHOWN ? [`  ... ${c.missing + c.different - SHOWN} more in the report`] : []),
+    ...(c.missing + c.different > SHOWN
+      ? [`  ... ${c.missing + c.different - SHOWN} more in the report`]
+      : []),
     `  report: ${files.dir}`,
   ];
   return `${lines.join('\n')}\n`;

@@ -15,7 +15,11 @@ export function registerReconcileCommand(program: Command): void {
       'sync what is missing or different through the normal sync path (never deletes), then compare again',
       false,
     )
-    .option('--report-dir <dir>', 'where each reconcile (and repair run) writes its report folder', './reports')
+    .option(
+      '--report-dir <dir>',
+      'where each reconcile (and repair run) writes its report folder',
+      './reports',
+    )
     .addOption(logFormatOption())
     .addOption(logLevelOption())
     .action(async (feedFiles: string[], flags: ReconcileFlags) => {

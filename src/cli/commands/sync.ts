@@ -18,9 +18,9 @@ import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
-import { checkReportDir } from '../report-dir.js';
 import { logFormatOption, logLevelOption } from '../options.js';
 import { ProgressBar, type ProgressDelta } from '../progress.js';
+import { checkReportDir } from '../report-dir.js';
 import { connectService } from '../service.js';
 
 interface SyncFlags {

@@ -1,6 +1,6 @@
 import { BankAccountCreate } from '../../contract/index.js';
-import type { KindDefinition } from '../definition.js';
 import { listedScope } from '../../sync/reconcile/held.js';
+import type { KindDefinition } from '../definition.js';
 import { BANK_ACCOUNT_FIELDS } from './fields.js';
 import { syncBankAccountsChunk } from './strategy.js';
 

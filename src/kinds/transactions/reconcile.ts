@@ -18,13 +18,15 @@ export async function heldTransactions(feed: KindFeedOptions, ctx: ChunkContext)
   if (bankAccountId === undefined)
     return {
       describe: `bank account "${target.externalId}" (not in the service)`,
-      // biome-ignore lint/correctness/useYield: an empty scope lists nothing
+      // An empty scope: nothing listed.
       async *pages() {},
     };
   return {
     describe: `bank account "${target.externalId}" (id ${bankAccountId})`,
     async *pages() {
-      for await (const page of ctx.client.transactionPages(ctx.accountId, bankAccountId, { signal: ctx.signal }))
+      for await (const page of ctx.client.transactionPages(ctx.accountId, bankAccountId, {
+        signal: ctx.signal,
+      }))
         yield page.data.map(heldOf);
     },
   };

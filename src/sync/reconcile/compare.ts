@@ -21,7 +21,9 @@ export class Comparison {
   readonly #types: readonly (FieldType | undefined)[];
 
   constructor(kindFields: KindFields, mapped: readonly string[]) {
-    this.fields = mapped.filter((f) => f in kindFields && f !== 'externalId' && f !== ACCOUNT_FIELD).slice(0, 31);
+    this.fields = mapped
+      .filter((f) => f in kindFields && f !== 'externalId' && f !== ACCOUNT_FIELD)
+      .slice(0, 31);
     this.#types = this.fields.map((f) => kindFields[f]?.type);
   }
 

@@ -1,6 +1,6 @@
 import type { MapOutcome, MappedRecord } from '../../sources/record.js';
 import { DecimalSum } from '../../sources/values/decimal.js';
-import { Comparison, type FieldDifference } from './compare.js';
+import type { Comparison, FieldDifference } from './compare.js';
 import type { HeldRecord, HeldScope } from './held.js';
 import { KeyIndex, STATE } from './key-index.js';
 
@@ -65,9 +65,10 @@ const KEEP_DIFFERENT = 10_000;
  * - kinds the API looks up by externalId (invoices, at most 100 per request): the source is read in
  *   batches, each looked up and compared with both sides in hand; the listing then finds the extras;
  * - kinds only listed (a bank account's transactions at the largest page size, bank accounts,
- *   users): the source is indexed (key, digest of its values), the listing is matched against the
- *   index (extras written as they come), and the source is read again to write each record's line
- *   in the export's order; the differing fields of the first `keepDifferent` records are named.
+ *   users): the source is indexed (key, digest of its values, place), the listing is matched
+ *   against the index (extras and equal records written as they come), and the source is read
+ *   again, only when needed, for the other records' lines in the exports' order; the differing
+ *   fields of the first `keepDifferent` records are named.
  */
 export async function reconcileRecords(input: ReconcileInput): Promise<ReconcileResult> {
   const run = new Reconciling(input);
@@ -94,6 +95,12 @@ class Reconciling {
   #serviceRecords = 0;
   #withoutKey = 0;
   #excluded = 0;
+  /** List kinds: the exports' files by their index in the key index's places. */
+  readonly #files: string[] = [];
+  /** List kinds: a rejected or repeated record was met, so the exports must be read again for its line. */
+  #reread = false;
+  #matchedKeys = 0;
+  #differentKeys = 0;
 
   constructor(private readonly input: ReconcileInput) {}
 
@@ -124,7 +131,11 @@ class Reconciling {
     this.#index.report(slot);
     const payload = record.payload as Readonly<Record<string, unknown>>;
     if (!held) return this.#write({ ...this.#of(record), verdict: 'missing' });
-    const fields = this.input.comparison.differences(payload, held.values, this.input.comparison.maskOf(payload));
+    const fields = this.input.comparison.differences(
+      payload,
+      held.values,
+      this.input.comparison.maskOf(payload),
+    );
     const equal = fields.length === 0;
     this.#index.match(slot, equal ? STATE.equal : STATE.different, held.id);
     await this.#write(
@@ -134,16 +145,26 @@ class Reconciling {
     );
   }
 
-  /** List kinds, first pass: the source's keys with their values' digests. */
+  /** List kinds, first pass: the source's keys with their values' digests and places. */
   async indexPass(): Promise<void> {
     const { comparison } = this.input;
     for await (const outcomes of this.input.read())
       for (const outcome of outcomes) {
-        if (outcome.kind !== 'mapped') continue;
-        const { slot, added } = this.#index.add(outcome.record.externalId);
-        if (!added) continue;
-        this.#source(outcome.record);
-        const payload = outcome.record.payload as Readonly<Record<string, unknown>>;
+        if (outcome.kind === 'excluded') this.#excluded++;
+        if (outcome.kind !== 'mapped') {
+          this.#reread ||= outcome.kind === 'rejected';
+          continue;
+        }
+        const { record } = outcome;
+        const { slot, added } = this.#index.add(record.externalId);
+        if (!added) {
+          this.#reread = true;
+          continue;
+        }
+        this.#source(record);
+        if (this.#files[this.#files.length - 1] !== record.file) this.#files.push(record.file);
+        this.#index.setPlace(slot, this.#files.length - 1, record.line);
+        const payload = record.payload as Readonly<Record<string, unknown>>;
         const mask = comparison.maskOf(payload);
         this.#index.setValues(slot, mask, comparison.digest(payload, mask));
       }
@@ -184,15 +205,37 @@ class Reconciling {
         if (compared || heldBefore !== undefined) continue;
         const same = this.#index.sameDigest(slot, comparison.digest(held.values, this.#index.mask(slot)));
         this.#index.match(slot, same ? STATE.equal : STATE.different, held.id);
-        if (!same && this.#kept.size < keep) this.#kept.set(slot, held.values);
+        this.#matchedKeys++;
+        if (!same) {
+          this.#differentKeys++;
+          if (this.#kept.size < keep) this.#kept.set(slot, held.values);
+          continue;
+        }
+        // An equal record's line now, from its place: when every record is equal (the usual
+        // case) the exports need no second read.
+        this.#index.report(slot);
+        const { file, line } = this.#index.place(slot);
+        await this.#write({
+          verdict: 'equal',
+          file: this.#files[file] as string,
+          line,
+          externalId: held.key,
+          serviceId: held.id,
+          ...(typeof amount === 'number' ? { amount: String(amount) } : {}),
+        });
       }
   }
 
-  /** List kinds, last pass: each source record's line, in the exports' order. */
+  /**
+   * List kinds, last pass: the lines of the records not written yet (missing, different, repeated,
+   * invalid), in the exports' order; skipped when there are none.
+   */
   async linesPass(): Promise<void> {
     const { comparison } = this.input;
+    if (!this.#reread && this.#differentKeys === 0 && this.#matchedKeys === this.#index.size) return;
     for await (const outcomes of this.input.read())
       for (const outcome of outcomes) {
+        if (outcome.kind === 'excluded') continue;
         if (outcome.kind !== 'mapped') {
           await this.#other(outcome);
           continue;
@@ -204,14 +247,16 @@ class Reconciling {
           await this.#write({ ...this.#of(record), verdict: 'rejected', message: CHANGED });
           continue;
         }
-        if (!this.#index.report(slot)) {
+        if (!this.#index.reread(slot)) {
           await this.#write({ ...this.#of(record), verdict: 'duplicate', message: DUPLICATE });
           continue;
         }
+        if (!this.#index.report(slot)) continue;
         const state = this.#index.state(slot);
         const serviceId = this.#index.heldId(slot);
         if (state === STATE.unmatched) await this.#write({ ...this.#of(record), verdict: 'missing' });
-        else if (state === STATE.equal) await this.#write({ ...this.#of(record), verdict: 'equal', serviceId });
+        else if (state === STATE.equal)
+          await this.#write({ ...this.#of(record), verdict: 'equal', serviceId });
         else {
           const held = this.#kept.get(slot);
           const payload = record.payload as Readonly<Record<string, unknown>>;
@@ -234,8 +279,14 @@ class Reconciling {
       heldWithoutExternalId: this.#withoutKey,
       excluded: this.#excluded,
       controlTotals: {
-        source: { records: this.#sourceRecords, ...(withAmount ? { amount: this.#sourceSum.toString() } : {}) },
-        service: { records: this.#serviceRecords, ...(withAmount ? { amount: this.#serviceSum.toString() } : {}) },
+        source: {
+          records: this.#sourceRecords,
+          ...(withAmount ? { amount: this.#sourceSum.toString() } : {}),
+        },
+        service: {
+          records: this.#serviceRecords,
+          ...(withAmount ? { amount: this.#serviceSum.toString() } : {}),
+        },
       },
       repair: this.#repair,
     };

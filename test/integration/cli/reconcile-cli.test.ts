@@ -29,9 +29,12 @@ describe('erp-bridge reconcile', () => {
     const tenant = [...sandbox().runtime.state.accounts.values()].find((a) => a.externalId === 'nordwind');
     if (!tenant) throw new Error('the demo tenant was not provisioned');
     const tx = [...tenant.transactions.values()].flat().find((t) => t.externalId === 'NW-2026-0003');
-    const deleted = await fetch(`${sandbox().authUrl}/_sandbox/accounts/${tenant.id}/transactions/${tx?.id}`, {
-      method: 'DELETE',
-    });
+    const deleted = await fetch(
+      `${sandbox().authUrl}/_sandbox/accounts/${tenant.id}/transactions/${tx?.id}`,
+      {
+        method: 'DELETE',
+      },
+    );
     expect(deleted.status).toBe(200);
     const invoice = [...tenant.invoices.values()].find((i) => i.externalId === 'NW-RE-0119');
     if (!invoice) throw new Error('the demo invoice was not synced');
@@ -40,7 +43,9 @@ describe('erp-bridge reconcile', () => {
     const found = await cli('reconcile', feeds);
     expect(found.code, found.stderr).toBe(4);
     expect(found.stdout).toMatch(/missing: .*nordwind-bank\.csv:4 NW-2026-0003/);
-    expect(found.stdout).toMatch(/different: .*nordwind-invoices\.csv:4 NW-RE-0119: openAmount 5950 \(service 950\)/);
+    expect(found.stdout).toMatch(
+      /different: .*nordwind-invoices\.csv:4 NW-RE-0119: openAmount 5950 \(service 950\)/,
+    );
 
     const repaired = await cli('reconcile', [...feeds, '--repair']);
     expect(repaired.code, repaired.stdout).toBe(0);

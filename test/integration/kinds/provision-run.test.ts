@@ -19,37 +19,27 @@ afterEach(async () => {
  */
 function provisioningFeeds(tag: string) {
   const { write } = namedFiles('provision');
-  write(
-    'tenants.csv',
-    [
-      'id;company;admin_id;admin_email;admin_first;admin_last',
-      `${tag}-a;Alpha GmbH;boss;boss@${tag}-a.test;Ada;Alpha`,
-      `${tag}-b;Beta AG;boss;boss@${tag}-b.test;Ben;Beta`,
-    ],
-  );
-  write(
-    'users.csv',
-    [
-      'tenant;id;email;first;last;role',
-      `${tag}-a;u-1;u1@${tag}-a.test;Uma;One;USER`,
-      `${tag}-a;u-2;u2@${tag}-a.test;Udo;Two;CONTRIBUTOR`,
-      // The same externalId in another account is another user.
-      `${tag}-b;u-1;u1@${tag}-b.test;Ute;One;INVESTOR`,
-    ],
-  );
-  write(
-    'categories.csv',
-    [
-      'tenant;path;type',
-      `${tag}-a;Consulting/Workshops;INCOME_OPERATIONAL`,
-      `${tag}-a;Consulting;INCOME_OPERATIONAL`,
-      `${tag}-b;Consulting;INCOME_OPERATIONAL`,
-      `${tag}-b;Office/Rent;EXPENSE_OPERATIONAL`,
-      `${tag}-b;Office;EXPENSE_OPERATIONAL`,
-    ],
-  );
-  const feed = (name: string, lines: string[]) =>
-    write(`${name}.yaml`, [`name: ${tag}-${name}`, ...lines]);
+  write('tenants.csv', [
+    'id;company;admin_id;admin_email;admin_first;admin_last',
+    `${tag}-a;Alpha GmbH;boss;boss@${tag}-a.test;Ada;Alpha`,
+    `${tag}-b;Beta AG;boss;boss@${tag}-b.test;Ben;Beta`,
+  ]);
+  write('users.csv', [
+    'tenant;id;email;first;last;role',
+    `${tag}-a;u-1;u1@${tag}-a.test;Uma;One;USER`,
+    `${tag}-a;u-2;u2@${tag}-a.test;Udo;Two;CONTRIBUTOR`,
+    // The same externalId in another account is another user.
+    `${tag}-b;u-1;u1@${tag}-b.test;Ute;One;INVESTOR`,
+  ]);
+  write('categories.csv', [
+    'tenant;path;type',
+    `${tag}-a;Consulting/Workshops;INCOME_OPERATIONAL`,
+    `${tag}-a;Consulting;INCOME_OPERATIONAL`,
+    `${tag}-b;Consulting;INCOME_OPERATIONAL`,
+    `${tag}-b;Office/Rent;EXPENSE_OPERATIONAL`,
+    `${tag}-b;Office;EXPENSE_OPERATIONAL`,
+  ]);
+  const feed = (name: string, lines: string[]) => write(`${name}.yaml`, [`name: ${tag}-${name}`, ...lines]);
   return {
     tenants: feed('tenants', [
       'kind: accounts',

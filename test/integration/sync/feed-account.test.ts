@@ -33,7 +33,12 @@ describe('feed-level accountExternalId (in process)', () => {
     const bank = await h.run(feeds.bank);
     expect(bank.summary.counts).toMatchObject({ created: 3, failed: 0, rejected: 0 });
     expect(bank.summary.accountId).toBe(account.id);
-    expect(h.transactions(account.id).map((t) => t.externalId).sort()).toEqual(['T-1', 'T-2', 'T-3']);
+    expect(
+      h
+        .transactions(account.id)
+        .map((t) => t.externalId)
+        .sort(),
+    ).toEqual(['T-1', 'T-2', 'T-3']);
     const invoices = await h.run(feeds.invoices);
     expect(invoices.summary.counts).toMatchObject({ created: 3, failed: 0, rejected: 0 });
     expect((await h.stored(account.id, 'invoices')).map((i) => i.externalId).sort()).toEqual([

@@ -1,5 +1,8 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AccountRecord } from '../../../src/sandbox/state.js';
+import { namedFiles } from '../../support/source-files.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 import { tenantFeeds } from '../../support/tenant-feeds.js';
 
@@ -27,9 +30,12 @@ async function provisioned(tag: string, transactions = 3) {
 
 const deleteTransaction = async (harness: SyncHarness, accountId: number, externalId: string) => {
   const tx = harness.transactions(accountId).find((t) => t.externalId === externalId);
-  const res = await fetch(`${harness.sandbox.authUrl}/_sandbox/accounts/${accountId}/transactions/${tx?.id}`, {
-    method: 'DELETE',
-  });
+  const res = await fetch(
+    `${harness.sandbox.authUrl}/_sandbox/accounts/${accountId}/transactions/${tx?.id}`,
+    {
+      method: 'DELETE',
+    },
+  );
   expect(res.status).toBe(200);
 };
 
@@ -50,7 +56,10 @@ describe('erp-bridge reconcile (in process)', () => {
     ]);
     const invoices = await h.reconcile(feeds.invoices);
     expect(invoices.summary).toMatchObject({ state: 'equal', counts: { equal: 3 } });
-    expect(invoices.summary.controlTotals.source).toEqual({ records: 3, amount: '25585.00' });
+    expect(invoices.summary.controlTotals).toEqual({
+      source: { records: 3, amount: '25585' },
+      service: { records: 3, amount: '25585' },
+    });
     // Read-only: nothing was written by either reconcile.
     expect(h.requests('createTransactionsBulk')).toEqual({ 200: 1 });
     expect(h.requests('updateInvoice')).toEqual({});
@@ -60,7 +69,10 @@ describe('erp-bridge reconcile (in process)', () => {
     const { h, feeds, account, bankAccountId } = await provisioned('rc-diff');
     await deleteTransaction(h, account.id, 'T-2');
     const [inv2] = await h.client.lookupInvoicesByExternalIds(account.id, 'SALE', ['INV-2']);
-    await h.client.updateInvoice(account.id, inv2?.id as number, 'SALE', { openAmount: 100, note: 'paid in part' });
+    await h.client.updateInvoice(account.id, inv2?.id as number, 'SALE', {
+      openAmount: 100,
+      note: 'paid in part',
+    });
     await h.client.createTransactionsBulk(account.id, bankAccountId, [
       { externalId: 'ONLY-IN-SERVICE', bookingDate: '2026-02-27', amount: -5, currency: 'EUR' },
     ]);
@@ -75,7 +87,13 @@ describe('erp-bridge reconcile (in process)', () => {
         amount: '-5',
         message: 'in the service, not in the exports',
       },
-      { verdict: 'missing', file: expect.stringMatching(/bank\.csv$/), line: 3, externalId: 'T-2', amount: '11.01' },
+      {
+        verdict: 'missing',
+        file: expect.stringMatching(/bank\.csv$/),
+        line: 3,
+        externalId: 'T-2',
+        amount: '11.01',
+      },
     ]);
     const invoices = await h.reconcile(feeds.invoices);
     expect(invoices.summary).toMatchObject({ state: 'differences', counts: { equal: 2, different: 1 } });
@@ -104,37 +122,83 @@ describe('erp-bridge reconcile (in process)', () => {
       state: 'equal',
       counts: { equal: 3, missing: 0, extra: 1 },
     });
-    expect((await h.reconcile(feeds.invoices)).summary).toMatchObject({ state: 'equal', counts: { equal: 3 } });
+    expect((await h.reconcile(feeds.invoices)).summary).toMatchObject({
+      state: 'equal',
+      counts: { equal: 3 },
+    });
   });
 
   it('pages through a large bank account at the largest page size; a repeat in the exports is a duplicate, not a second record', async () => {
     const { h, feeds, account } = await provisioned('rc-big', 2_500);
     await deleteTransaction(h, account.id, 'T-2000');
+    appendFileSync(join(feeds.dir, 'bank.csv'), 'T-5;2026-02-05;14.04;Payment 5 again;Counterparty 4\n');
     const before = h.requests('listTransactions')[200] ?? 0;
     const bank = await h.reconcile(feeds.bank);
     expect(h.requests('listTransactions')[200]).toBe(before + 3);
-    expect(bank.summary.counts).toMatchObject({ equal: 2_499, missing: 1, extra: 0 });
+    expect(bank.summary.counts).toMatchObject({ equal: 2_499, missing: 1, extra: 0, duplicate: 1 });
     expect(bank.summary.controlTotals.source.records).toBe(2_500);
     expect(bank.summary.controlTotals.service.records).toBe(2_499);
     expect(bank.lines.find((l) => l.verdict === 'missing')?.externalId).toBe('T-2000');
+    expect(bank.lines.find((l) => l.verdict === 'duplicate')).toMatchObject({ line: 2_502, externalId: 'T-5' });
   });
 
   it('500s and 429s during the listing and the lookups are retried per the spec: the same verdicts', async () => {
     const { h, feeds, account } = await provisioned('rc-flt', 1_200);
     await deleteTransaction(h, account.id, 'T-7');
+    // In order: the listing's first page fails twice, then is rate-limited; the first invoice
+    // lookup is rate-limited, then fails three times (the last retry the spec allows answers).
     h.setFaults({
-      seed: 7,
-      fail500: { rate: 0.3, ops: ['listTransactions', 'listInvoices', 'listBankAccounts'] },
-      rateLimit: { capacity: 1, refillPerSecond: 1, ops: ['listTransactions', 'listInvoices'] },
+      script: [
+        { op: 'listTransactions', fault: '500', times: 2 },
+        { op: 'listTransactions', fault: '429', retryAfterSeconds: 2 },
+        { op: 'listInvoices', fault: '429' },
+        { op: 'listInvoices', fault: '500', times: 3 },
+      ],
     });
     const bank = await h.reconcile(feeds.bank);
     const invoices = await h.reconcile(feeds.invoices);
     expect(bank.summary.counts).toMatchObject({ equal: 1_199, missing: 1, extra: 0 });
     expect(invoices.summary.counts).toMatchObject({ equal: 3, missing: 0 });
-    const listed = h.requests('listTransactions');
-    expect(listed['500'], 'the 500s hit the listing').toBeGreaterThan(0);
-    expect(listed['429'], 'the 429s hit the listing').toBeGreaterThan(0);
-    expect(h.events.some((e) => e.kind === '429' && e.operation === 'listInvoices')).toBe(true);
+    expect(h.requests('listTransactions')).toMatchObject({ 500: 2, 429: 1 });
+    expect(h.requests('listInvoices')).toMatchObject({ 500: 3, 429: 1 });
+    // The 429's Retry-After was waited for before the page was asked again.
+    const waited = h.events.find((e) => e.kind === '429' && e.operation === 'listTransactions');
+    const next = h.events.find(
+      (e) => e.kind === 'request' && e.operation === 'listTransactions' && e.at > (waited?.at ?? 0),
+    );
+    expect((next?.at ?? 0) - (waited?.at ?? 0)).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it("reconciles a tenant's users and bank accounts; the admin its account came with is an extra", async () => {
+    const { h } = await provisioned('rc-dir');
+    const { write } = namedFiles('rc-dir');
+    write('users.csv', ['id;email;first;last', 'u-1;u1@rc-dir.test;Uma;One', 'u-2;u2@rc-dir.test;Udo;Two']);
+    write('banks.csv', ['id;name;bank', 'rc-dir-giro;Giro;Testbank', 'rc-dir-savings;Savings;Testbank']);
+    const users = write('users.yaml', [
+      'name: rc-dir-users',
+      'accountExternalId: rc-dir',
+      'kind: users',
+      'source: {path: users.csv, format: csv, delimiter: ";"}',
+      'mapping: {externalId: id, email: email, firstName: first, lastName: last}',
+    ]);
+    const banks = write('banks.yaml', [
+      'name: rc-dir-banks',
+      'accountExternalId: rc-dir',
+      'kind: bank-accounts',
+      'source: {path: banks.csv, format: csv, delimiter: ";"}',
+      'mapping: {externalId: id, accountName: name, bankName: bank}',
+    ]);
+    expect((await h.reconcile(users)).summary.counts).toMatchObject({ missing: 2, extra: 1 });
+    await h.run(users);
+    const reconciled = await h.reconcile(users);
+    expect(reconciled.summary).toMatchObject({ state: 'equal', counts: { equal: 2, extra: 1 } });
+    expect(reconciled.lines.find((l) => l.verdict === 'extra')?.externalId).toBe('boss');
+    const bankAccounts = await h.reconcile(banks);
+    expect(bankAccounts.summary).toMatchObject({
+      state: 'differences',
+      counts: { equal: 1, missing: 1, extra: 0 },
+    });
+    expect(bankAccounts.summary.firstDifferences.map((l) => l.externalId)).toEqual(['rc-dir-savings']);
   });
 
   it('a listing that keeps failing stops the reconcile (exit 1), never a verdict', async () => {

@@ -17,7 +17,11 @@ describe('the reconcile key index', () => {
     index.match(slot, STATE.different, 123456789012);
     expect(index.add('x').added).toBe(true); // may grow the table again: the slot's data moves with it
     const moved = index.find('T-4999');
-    expect([index.state(moved), index.heldId(moved), index.mask(moved)]).toEqual([STATE.different, 123456789012, 0b101]);
+    expect([index.state(moved), index.heldId(moved), index.mask(moved)]).toEqual([
+      STATE.different,
+      123456789012,
+      0b101,
+    ]);
     expect(index.report(moved)).toBe(true);
     expect(index.report(moved)).toBe(false);
     expect(index.state(moved)).toBe(STATE.different);
@@ -36,7 +40,12 @@ describe('the reconcile comparison', () => {
   it('compares the mapped fields as a sync does: amounts as numbers, dates as days, empty cells not at all', () => {
     expect(comparison.fields).toEqual(['bookingDate', 'amount', 'purpose', 'counterpartyName']);
     const source = { bookingDate: '2026-02-01', amount: 10.5, purpose: 'Rent' };
-    const held = { bookingDate: '2026-02-01T00:00:00Z', amount: 10.5, purpose: 'Rent', counterpartyName: 'X' };
+    const held = {
+      bookingDate: '2026-02-01T00:00:00Z',
+      amount: 10.5,
+      purpose: 'Rent',
+      counterpartyName: 'X',
+    };
     const mask = comparison.maskOf(source);
     expect(comparison.differences(source, held, mask)).toEqual([]);
     expect(comparison.digest(source, mask)).toEqual(comparison.digest(held, mask));
