@@ -15,7 +15,7 @@ describe('the reconcile key index', () => {
     expect(index.sameDigest(slot, [7, 9])).toBe(true);
     expect(index.matched(slot)).toBe(false);
     index.match(slot, STATE.different, 123456789012);
-    expect(index.add('x').added).toBe(true); // may grow the table again: the slot's data moves with it
+    expect(index.add('x').added).toBe(true); // the table may grow again: an entry keeps its data
     const moved = index.find('T-4999');
     expect([index.state(moved), index.heldId(moved), index.mask(moved)]).toEqual([
       STATE.different,
