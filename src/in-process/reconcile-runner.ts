@@ -50,7 +50,7 @@ export interface ReconcileRun {
  */
 export function notReconcilable(feed: Feed): string | undefined {
   if (KINDS[feed.kind].reconcile === undefined)
-    return `feed ${feed.name}: reconcile does not support kind ${feed.kind} yet (transactions, invoices, bank-accounts, users)`;
+    return `feed ${feed.name}: reconcile does not support kind ${feed.kind} yet (transactions, invoices, bank-accounts, users, categories)`;
   if (ACCOUNT_FIELD in feed.mapping)
     return `feed ${feed.name}: its records name their account (mapping.${ACCOUNT_FIELD}); reconcile compares one account: give the feed accountId or accountExternalId instead`;
   return undefined;
@@ -111,7 +111,10 @@ async function reconcileAt(
       scope = held.describe;
       result = await reconcileRecords({
         scope: held,
-        comparison: new Comparison(kind.fields, Object.keys(feed.mapping)),
+        comparison: new Comparison(
+          kind.fields,
+          Object.keys(feed.mapping).filter((field) => !held.keyFields?.includes(field)),
+        ),
         ...(kind.amountField ? { amountField: kind.amountField } : {}),
         read,
         sink,

@@ -3,7 +3,7 @@ import type { MappedRecord } from '../../sources/record.js';
 /** One record as the service holds it: its id, the key a source record finds it by, its fields. */
 export interface HeldRecord {
   id: number;
-  /** The service's externalId; null: it has none, so no source record can name it. */
+  /** The service's externalId (or the kind's key, keyOf); null: none, so no source record can name it. */
   key: string | null;
   values: Readonly<Record<string, unknown>>;
 }
@@ -15,6 +15,13 @@ export interface HeldRecord {
 export interface HeldScope {
   /** The scope in words, for the summary ("bank account acme-main (id 17)"). */
   describe: string;
+  /**
+   * What a held record's `key` is for a source record, when not its externalId (categories, which
+   * the API gives no externalId: the path).
+   */
+  keyOf?(record: MappedRecord): string;
+  /** The fields `keyOf` reads: they name the record, so they are not compared. */
+  keyFields?: readonly string[];
   /**
    * A part of the scope a source record belongs to (invoices: SALE or PURCHASE), so `pages` lists
    * only the parts the feed's records name; absent: the scope is one part.

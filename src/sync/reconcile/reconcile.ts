@@ -112,7 +112,7 @@ class Reconciling {
       const found = records.length > 0 ? await lookup.find(records) : new Map<string, HeldRecord>();
       for (const outcome of batch) {
         if (outcome.kind !== 'mapped') await this.#other(outcome);
-        else await this.#compared(outcome.record, found.get(outcome.record.externalId));
+        else await this.#compared(outcome.record, found.get(this.#keyOf(outcome.record)));
       }
       batch = [];
     };
@@ -125,7 +125,7 @@ class Reconciling {
   }
 
   async #compared(record: MappedRecord, held: HeldRecord | undefined): Promise<void> {
-    const { slot, added } = this.#index.add(record.externalId);
+    const { slot, added } = this.#index.add(this.#keyOf(record));
     if (!added) return this.#write({ ...this.#of(record), verdict: 'duplicate', message: DUPLICATE });
     this.#source(record);
     this.#index.report(slot);
@@ -156,7 +156,7 @@ class Reconciling {
           continue;
         }
         const { record } = outcome;
-        const { slot, added } = this.#index.add(record.externalId);
+        const { slot, added } = this.#index.add(this.#keyOf(record));
         if (!added) {
           this.#reread = true;
           continue;
@@ -241,7 +241,7 @@ class Reconciling {
           continue;
         }
         const { record } = outcome;
-        const slot = this.#index.find(record.externalId);
+        const slot = this.#index.find(this.#keyOf(record));
         if (slot < 0) {
           // Not there at the first read: the export changed in between; its next reconcile compares it.
           await this.#write({ ...this.#of(record), verdict: 'rejected', message: CHANGED });
@@ -314,6 +314,11 @@ class Reconciling {
       ...(amount !== undefined ? { amount } : {}),
       message: `not compared, the row is invalid: ${message}`,
     });
+  }
+
+  /** What the service finds the record by: its externalId, or what the kind says (categories: the path). */
+  #keyOf(record: MappedRecord): string {
+    return this.input.scope.keyOf?.(record) ?? record.externalId;
   }
 
   #of(record: MappedRecord): Pick<ReconcileLine, 'file' | 'line' | 'externalId' | 'amount'> {

@@ -139,7 +139,10 @@ describe('erp-bridge reconcile (in process)', () => {
     expect(bank.summary.controlTotals.source.records).toBe(2_500);
     expect(bank.summary.controlTotals.service.records).toBe(2_499);
     expect(bank.lines.find((l) => l.verdict === 'missing')?.externalId).toBe('T-2000');
-    expect(bank.lines.find((l) => l.verdict === 'duplicate')).toMatchObject({ line: 2_502, externalId: 'T-5' });
+    expect(bank.lines.find((l) => l.verdict === 'duplicate')).toMatchObject({
+      line: 2_502,
+      externalId: 'T-5',
+    });
   });
 
   it('500s and 429s during the listing and the lookups are retried per the spec: the same verdicts', async () => {
@@ -199,6 +202,41 @@ describe('erp-bridge reconcile (in process)', () => {
       counts: { equal: 1, missing: 1, extra: 0 },
     });
     expect(bankAccounts.summary.firstDifferences.map((l) => l.externalId)).toEqual(['rc-dir-savings']);
+  });
+
+  it('reconciles a category tree by path (categories have no externalId): a changed type is named', async () => {
+    const { h, account } = await provisioned('rc-cat');
+    const { write } = namedFiles('rc-cat');
+    write('categories.csv', [
+      'path;type',
+      'Revenue / Consulting;INCOME_OPERATIONAL',
+      'Revenue;INCOME_OPERATIONAL',
+      'Office;EXPENSE_OPERATIONAL',
+    ]);
+    const feed = write('categories.yaml', [
+      'name: rc-cat-categories',
+      'accountExternalId: rc-cat',
+      'kind: categories',
+      'source: {path: categories.csv, format: csv, delimiter: ";"}',
+      'mapping: {path: path, type: type}',
+    ]);
+    const held = () => [...account.categories.values()];
+    await h.run(feed);
+    // The account's other categories (the service's defaults) are extras: the export names 3.
+    expect((await h.reconcile(feed)).summary).toMatchObject({
+      state: 'equal',
+      counts: { equal: 3, extra: held().length - 3 },
+    });
+    const office = held().find((c) => c.name === 'Office');
+    if (office) office.type = 'EXPENSE_INVESTMENT';
+    const changed = await h.reconcile(feed);
+    expect(changed.summary.counts).toMatchObject({ equal: 2, different: 1 });
+    expect(changed.summary.firstDifferences).toEqual([
+      expect.objectContaining({
+        line: 4,
+        fields: [{ field: 'type', source: 'EXPENSE_OPERATIONAL', service: 'EXPENSE_INVESTMENT' }],
+      }),
+    ]);
   });
 
   it('a listing that keeps failing stops the reconcile (exit 1), never a verdict', async () => {
