@@ -121,6 +121,8 @@ export function importProcessor(deps: ImportJobDeps) {
       deps.signal,
     );
     const feed = account.feed;
+    if (loaded.feed.accountExternalId !== undefined && !account.stop)
+      await deps.store.setAccount(data.runId, feed.accountId);
     const bindings = {
       runId: data.runId,
       feed: feed.name,

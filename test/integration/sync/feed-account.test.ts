@@ -69,12 +69,18 @@ describe('feed-level accountExternalId (fleet)', () => {
     const feeds = tenantFeeds('fleetfa');
     const fleet = world.start();
     fleet.worker(2);
+    const summaries = [];
     for (const feed of [feeds.tenants, feeds.bank]) {
       const [run] = await fleet.enqueue(feed);
       const summary = await fleet.finished(String(run?.runId));
       expect(summary.counts).toMatchObject({ failed: 0, rejected: 0 });
+      summaries.push(summary);
     }
     const account = accountOf(world.sandbox().runtime.state.accounts.values(), 'fleetfa');
+    // The summary and the run record (`runs`) name the tenant, not the producer's 0.
+    const bankRun = summaries[1];
+    expect(bankRun?.accountId).toBe(account.id);
+    expect((await fleet.store.meta(String(bankRun?.runId)))?.accountId).toBe(account.id);
     const stored = [...account.transactions.values()].flatMap((byId) => [...byId.values()]);
     expect(stored.map((t) => t.externalId).sort()).toEqual(['T-1', 'T-2', 'T-3']);
   });
