@@ -239,6 +239,31 @@ describe('erp-bridge reconcile (in process)', () => {
     ]);
   });
 
+  it('a target bank account not in the service is an empty scope (nothing created); an invalid row is named, not compared', async () => {
+    h = await syncHarness();
+    const feeds = tenantFeeds('rc-new');
+    await h.run(feeds.tenants);
+    appendFileSync(join(feeds.dir, 'bank.csv'), 'T-9;not a date;1.00;Bad;Row\n');
+    const before = await h.reconcile(feeds.bank);
+    expect(before.summary).toMatchObject({
+      state: 'differences',
+      scope: 'bank account "rc-new-giro" (not in the service)',
+      counts: { missing: 3, rejected: 1, equal: 0 },
+      controlTotals: { service: { records: 0 } },
+    });
+    expect(h.requests('createBankAccount')).toEqual({});
+    expect(before.lines.find((l) => l.verdict === 'rejected')).toMatchObject({
+      line: 5,
+      message: expect.stringMatching(/^not compared, the row is invalid: /),
+    });
+    await h.run(feeds.bank, false, undefined, { onlyLines: before.repair });
+    // The invalid row stays invalid, and is no difference: the service holds what the export can say.
+    expect((await h.reconcile(feeds.bank)).summary).toMatchObject({
+      state: 'equal',
+      counts: { equal: 3, rejected: 1 },
+    });
+  });
+
   it('a listing that keeps failing stops the reconcile (exit 1), never a verdict', async () => {
     const { h, feeds } = await provisioned('rc-down');
     h.setFaults({ fail500: { rate: 1, ops: ['listTransactions'] } });
