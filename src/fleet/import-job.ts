@@ -12,14 +12,13 @@ import { openLocation } from '../sources/locations/open-location.js';
 import { onlyLines, openRecords } from '../sources/open-records.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
-import { resolveFeedAccount } from '../sync/feed-account.js';
+import { type FeedAccount, resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
 import { ReadStatements } from '../sync/report/statement-report.js';
-import type { StopReason } from '../sync/run-handle.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -135,7 +134,7 @@ export function importProcessor(deps: ImportJobDeps) {
     try {
       // Also on the lines of the shared client while this job uses it (log-context.ts).
       return await withLogContext(bindings, () =>
-        importRun(job, token, { ...data, feed }, location, logger, account.stop),
+        importRun(job, token, { ...data, feed }, location, logger, account),
       );
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
@@ -156,9 +155,10 @@ export function importProcessor(deps: ImportJobDeps) {
     data: Omit<z.output<typeof ImportJobData>, 'feed'> & { feed: Feed },
     location: Location,
     logger: Logger,
-    accountStop: StopReason | undefined,
+    account: FeedAccount<Feed>,
   ): Promise<{ records: number }> {
     const { feed } = data;
+    const unprovisioned = unprovisionedDryRun(data.dryRun, account);
     let read = data.read;
     if (!read) {
       const { meter } = deps;
@@ -175,8 +175,9 @@ export function importProcessor(deps: ImportJobDeps) {
       };
       // Before anything of the file is sent: a change of the identity settings would create its
       // records again under new IDs (a replayed import checks again and finds them stored).
+      if (unprovisioned) logger.warn(unprovisioned.warning);
       const identityStop =
-        accountStop ??
+        (unprovisioned ? undefined : account.stop) ??
         (deps.identity &&
           !(await run.stopReason()) &&
           (await checkIdentity(feed, deps.identity, {
@@ -196,9 +197,11 @@ export function importProcessor(deps: ImportJobDeps) {
           run,
           ...(deps.signal ? { signal: deps.signal } : {}),
           open,
-          prepare: (f) => prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
+          prepare: (f) =>
+            unprovisioned?.prepare(f) ?? prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
           // Dry runs read what the service holds (read-only), as the in-process run does.
           predict: (chunk: Chunk) =>
+            unprovisioned?.predict(chunk) ??
             predictChunk(chunk.kind, chunk.records, chunk.settings, deps.chunkContext(feed, logger)),
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.

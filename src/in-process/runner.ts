@@ -22,7 +22,7 @@ import { failedAll } from '../sync/build-outcome.js';
 import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { executeChunk } from '../sync/execute-chunk.js';
-import { resolveFeedAccount } from '../sync/feed-account.js';
+import { resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -185,10 +185,13 @@ async function runFeedAt(
     // The target bank account is created once even when two runs of the account start together.
     claims: processCreateClaims,
   });
-  const prepare = (f: Feed) => prepareSettings(f, dryRun, prepareCtx(f));
+  const unprovisioned = unprovisionedDryRun(dryRun, account);
+  if (unprovisioned) logger.warn(unprovisioned.warning);
+  const prepare = (f: Feed) => unprovisioned?.prepare(f) ?? prepareSettings(f, dryRun, prepareCtx(f));
 
   // Dry runs read what the service holds, so the prediction skips what a real run would skip.
-  const predict = (chunk: Chunk) => predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
+  const predict = (chunk: Chunk) =>
+    unprovisioned?.predict(chunk) ?? predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
 
   const files: ReportedFile[] = [];
   /** Per file (its index in `files`): its statements, whose balances wait for its records to settle. */
@@ -211,7 +214,7 @@ async function runFeedAt(
   // Before anything is sent (even the target bank account): a change of the identity settings
   // would create this run's records again under new IDs.
   const identityStop =
-    account.stop ??
+    (unprovisioned ? undefined : account.stop) ??
     (deps.identity &&
       (await checkIdentity(feed, deps.identity.store, {
         accept: deps.identity.accept,

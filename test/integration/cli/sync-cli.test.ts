@@ -190,6 +190,10 @@ describe('erp-bridge sync', () => {
     expect(byFeed['demo-tenant-invoices']?.counts).toMatchObject({ created: 3, failed: 0, rejected: 0 });
     // The tenant's own id, not the partner scope (0) the feed file leaves it at.
     expect(byFeed['demo-tenant-bank']?.accountId).toBeGreaterThan(0);
+    // A dry run of the provisioning sync: the tenant does not exist yet, its records would be sent.
+    const dry = await sync([demo('tenant-bank'), demo('tenants'), '--dry-run', '--sandbox'], {});
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('demo-tenant-bank: dry run, 6 would be sent');
     const unknown = await sync([demo('tenant-bank'), '--sandbox'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toContain('accountExternalId "nordwind" names no customer account');

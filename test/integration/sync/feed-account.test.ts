@@ -20,13 +20,18 @@ describe('feed-level accountExternalId (in process)', () => {
   it('an unknown account stops the run before anything is sent; once provisioned, the feed syncs into it', async () => {
     h = await syncHarness();
     const feeds = tenantFeeds('fa');
+    // A dry run of the sync that will provision it cannot stop here: every record would be sent.
+    const dry = await h.run(feeds.bank, true);
+    expect(dry.summary.state).not.toBe('stopped');
+    expect(dry.summary.wouldSend).toBe(3);
+    expect(h.requests('listBankAccounts')).toEqual({});
     const early = await h.run(feeds.bank);
     expect(early.summary.state).toBe('stopped');
     expect(early.summary.stopReason).toMatchObject({ code: 'ACCOUNT_NOT_FOUND', exitCode: 2 });
     expect(early.summary.stopReason?.message).toContain('accountExternalId "fa" names no customer account');
     expect(early.summary.counts).toMatchObject({ created: 0, failed: 3 });
     expect(h.requests('createBankAccount')).toEqual({});
-    expect(h.requests('listAccounts')).toEqual({ 200: 1 });
+    expect(h.requests('listAccounts')).toEqual({ 200: 2 });
 
     await h.run(feeds.tenants);
     const account = accountOf(h.sandbox.runtime.state.accounts.values(), 'fa');
@@ -47,7 +52,7 @@ describe('feed-level accountExternalId (in process)', () => {
       'INV-3',
     ]);
     // The accounts are listed once per run, not per chunk.
-    expect(h.requests('listAccounts')).toEqual({ 200: 4 });
+    expect(h.requests('listAccounts')).toEqual({ 200: 5 });
   });
 
   it('a listing that keeps failing stops the run (exit 1) without sending anything', async () => {
