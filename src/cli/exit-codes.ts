@@ -1,4 +1,4 @@
-/** Exit codes of `erp-bridge sync` (a public contract: scripts depend on them). */
+/** Exit codes of `erp-bridge sync` and `reconcile` (a public contract: scripts depend on them). */
 export const EXIT = {
   /** Every record created, updated or skipped. */
   OK: 0,
@@ -13,6 +13,11 @@ export const EXIT = {
   INVALID_CONFIG: 2,
   /** The service could not be reached or refused the credentials. */
   SERVICE_UNAVAILABLE: 3,
+  /**
+   * `reconcile`: the service lacks records the exports hold, or holds them with other values (the
+   * report names them); `--repair` could not restore them all. Never a crash or a setting (1, 2).
+   */
+  DIFFERENCES: 4,
   /** Ended by SIGINT (Ctrl-C) after storing what was in flight; the summary says `interrupted`. */
   INTERRUPTED_SIGINT: 130,
   /** Ended by SIGTERM, likewise. */

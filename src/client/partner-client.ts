@@ -15,6 +15,7 @@ import {
   type RequestBody,
   type RequestQuery,
   type Scenario,
+  type Transaction,
   type User,
 } from '../contract/index.js';
 import { PartnerClientCore } from './client-core.js';
@@ -73,6 +74,35 @@ export class PartnerClient extends PartnerClientCore {
       ...options,
       accountId,
       body: { bankAccountId, transactions: [...transactions] },
+    });
+  }
+
+  /**
+   * Every page of a bank account's transactions at the largest page size the spec allows, as the
+   * spec's iteration rule reads them (each page retried per the spec's rules).
+   */
+  transactionPages(
+    accountId: number,
+    bankAccountId: number,
+    options: HelperOptions = {},
+  ): AsyncGenerator<Page<Transaction>> {
+    return this.pages('listTransactions', {
+      ...options,
+      accountId,
+      query: { bankAccountId, pageSize: LIMITS.page.maxPageSize },
+    });
+  }
+
+  /** Every page of the account's invoices of one type family, at the largest page size. */
+  invoicePages(
+    accountId: number,
+    invoiceTypeFilter: InvoiceTypeFilter,
+    options: HelperOptions = {},
+  ): AsyncGenerator<Page<Invoice>> {
+    return this.pages('listInvoices', {
+      ...options,
+      accountId,
+      query: { invoiceTypeFilter, pageSize: LIMITS.page.maxPageSize },
     });
   }
 

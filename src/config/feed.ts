@@ -53,6 +53,12 @@ const FeedKeys = z.strictObject({
    * whose records name their account (users, categories: mapping.accountExternalId).
    */
   accountId: z.int().positive().optional(),
+  /**
+   * The customer account by its externalId (as an accounts feed provisions it) instead of
+   * `accountId`: resolved to the account's id once per run, where the run starts
+   * (src/sync/feed-account.ts), so a feed can target a tenant provisioned by the same sync.
+   */
+  accountExternalId: z.string().min(1).optional(),
   kind: z.enum(RECORD_KINDS),
   source: Source,
   /** Optional when the source format brings a default mapping for the feed's kind (merged field by field). */
@@ -85,7 +91,10 @@ const FeedKeys = z.strictObject({
 /** A loaded feed's keys with its mapping complete: the format's default mapping merged in. */
 type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping' | 'accountId'> & {
   mapping: FieldMappings;
-  /** The feed's customer account, or PARTNER_SCOPE for a partner-scope kind. */
+  /**
+   * The feed's customer account, or PARTNER_SCOPE for a partner-scope kind, or for a feed that
+   * names its account by `accountExternalId` until its run resolves it (resolveFeedAccount).
+   */
   accountId: number;
 };
 
@@ -96,17 +105,24 @@ type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping' | 'accountId'> & {
 function accountOf(keys: z.output<typeof FeedKeys>, mapping: FieldMappings, ctx: z.RefinementCtx): number {
   const partner = KINDS[keys.kind].scope === 'partner';
   const perRecord = ACCOUNT_FIELD in mapping && ACCOUNT_FIELD in KINDS[keys.kind].fields;
-  if (partner && keys.accountId !== undefined)
+  for (const key of ['accountId', 'accountExternalId'] as const)
+    if (partner && keys[key] !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `an ${keys.kind} feed writes the partner's own records, in no customer account: remove ${key}`,
+      });
+  if (keys.accountId !== undefined && keys.accountExternalId !== undefined)
     ctx.addIssue({
       code: 'custom',
-      path: ['accountId'],
-      message: `an ${keys.kind} feed writes the partner's own records, in no customer account: remove accountId`,
+      path: ['accountExternalId'],
+      message: 'give either accountId or accountExternalId (the same account by its externalId), not both',
     });
-  if (!partner && !perRecord && keys.accountId === undefined)
+  if (!partner && !perRecord && keys.accountId === undefined && keys.accountExternalId === undefined)
     ctx.addIssue({
       code: 'custom',
       path: ['accountId'],
-      message: `required for kind ${keys.kind}: the customer account (X-Account-Id) every record goes to${ACCOUNT_FIELD in KINDS[keys.kind].fields ? `, unless the records name theirs (mapping.${ACCOUNT_FIELD})` : ''}`,
+      message: `required for kind ${keys.kind}: the customer account (X-Account-Id) every record goes to, or accountExternalId (its externalId)${ACCOUNT_FIELD in KINDS[keys.kind].fields ? `, unless the records name theirs (mapping.${ACCOUNT_FIELD})` : ''}`,
     });
   return keys.accountId ?? PARTNER_SCOPE;
 }

@@ -9,11 +9,10 @@ import { withLogContext } from '../logging/log-context.js';
 import { exportFile } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
-import type { RecordStream } from '../sources/open-records.js';
-import { openRecords } from '../sources/open-records.js';
-import type { MappedRecord } from '../sources/record.js';
+import { onlyLines, openRecords } from '../sources/open-records.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
+import { type FeedAccount, resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
@@ -91,20 +90,6 @@ export interface ImportJobDeps {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Only the given lines of a file (a retry run); every other line was settled by an earlier run. */
-function onlyLines<R extends MappedRecord>(
-  stream: RecordStream<R>,
-  lines: ReadonlySet<number>,
-): RecordStream<R> {
-  async function* filtered() {
-    for await (const batch of stream.batches) {
-      const wanted = batch.filter((outcome) => lines.has(outcome.record.line));
-      if (wanted.length > 0) yield wanted;
-    }
-  }
-  return { ...stream, batches: filtered() };
-}
-
 /** A payload that does not parse (e.g. a feed definition instead of a reference) can never run. */
 function refusedUnlessValid(input: unknown): z.output<typeof ImportJobData> {
   try {
@@ -127,7 +112,16 @@ export function importProcessor(deps: ImportJobDeps) {
     const data = refusedUnlessValid(job.data);
     const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
     checkExportOf(loaded, data.file, JobRefused);
-    const feed = loaded.feed;
+    // The feed's account by externalId is resolved here, once per job, before anything names it
+    // (the run record keeps the producer's 0 for such a feed: the producer does not ask the service).
+    const account = await resolveFeedAccount(
+      loaded.feed,
+      deps.chunkContext(loaded.feed, deps.logger).client,
+      deps.signal,
+    );
+    const feed = account.feed;
+    if (loaded.feed.accountExternalId !== undefined && !account.stop)
+      await deps.store.setAccount(data.runId, feed.accountId);
     const bindings = {
       runId: data.runId,
       feed: feed.name,
@@ -139,7 +133,9 @@ export function importProcessor(deps: ImportJobDeps) {
     const location = openLocation(feed.source.location, deps.env ?? process.env);
     try {
       // Also on the lines of the shared client while this job uses it (log-context.ts).
-      return await withLogContext(bindings, () => importRun(job, token, { ...data, feed }, location, logger));
+      return await withLogContext(bindings, () =>
+        importRun(job, token, { ...data, feed }, location, logger, account),
+      );
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
       // The worker is shutting down past its grace period: the import is released, not failed.
@@ -159,8 +155,10 @@ export function importProcessor(deps: ImportJobDeps) {
     data: Omit<z.output<typeof ImportJobData>, 'feed'> & { feed: Feed },
     location: Location,
     logger: Logger,
+    account: FeedAccount<Feed>,
   ): Promise<{ records: number }> {
     const { feed } = data;
+    const unprovisioned = unprovisionedDryRun(data.dryRun, account);
     let read = data.read;
     if (!read) {
       const { meter } = deps;
@@ -177,15 +175,17 @@ export function importProcessor(deps: ImportJobDeps) {
       };
       // Before anything of the file is sent: a change of the identity settings would create its
       // records again under new IDs (a replayed import checks again and finds them stored).
+      if (unprovisioned) logger.warn(unprovisioned.warning);
       const identityStop =
-        deps.identity &&
-        !(await run.stopReason()) &&
-        (await checkIdentity(feed, deps.identity, {
-          accept: data.acceptNewIdentity === true,
-          dryRun: data.dryRun,
-          countDerived: () => countDerivedIds(feed, [data.file], open),
-          logger,
-        }));
+        (unprovisioned ? undefined : account.stop) ??
+        (deps.identity &&
+          !(await run.stopReason()) &&
+          (await checkIdentity(feed, deps.identity, {
+            accept: data.acceptNewIdentity === true,
+            dryRun: data.dryRun,
+            countDerived: () => countDerivedIds(feed, [data.file], open),
+            logger,
+          })));
       if (identityStop) {
         logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
         await run.stop(identityStop);
@@ -197,9 +197,11 @@ export function importProcessor(deps: ImportJobDeps) {
           run,
           ...(deps.signal ? { signal: deps.signal } : {}),
           open,
-          prepare: (f) => prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
+          prepare: (f) =>
+            unprovisioned?.prepare(f) ?? prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
           // Dry runs read what the service holds (read-only), as the in-process run does.
           predict: (chunk: Chunk) =>
+            unprovisioned?.predict(chunk) ??
             predictChunk(chunk.kind, chunk.records, chunk.settings, deps.chunkContext(feed, logger)),
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.

@@ -164,6 +164,16 @@ export class RedisRunStore {
     await this.redis.hsetnx(this.keys.run(runId), 'stop', JSON.stringify(reason));
   }
 
+  /**
+   * The run's account once its import job resolved the feed's `accountExternalId` (the producer,
+   * which does not ask the service, recorded 0), so `runs` names the tenant.
+   */
+  async setAccount(runId: string, accountId: number): Promise<void> {
+    const meta = await this.meta(runId);
+    if (!meta || meta.accountId === accountId) return;
+    await this.redis.hset(this.keys.run(runId), 'meta', JSON.stringify({ ...meta, accountId }));
+  }
+
   async meta(runId: string): Promise<RunMeta | undefined> {
     const text = await this.redis.hget(this.keys.run(runId), 'meta');
     return text ? (JSON.parse(text) as RunMeta) : undefined;

@@ -15,13 +15,14 @@ import { exportFile, nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
-import { openRecords, type RecordStream } from '../sources/open-records.js';
+import { onlyLines, openRecords, type RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import { failedAll } from '../sync/build-outcome.js';
 import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { executeChunk } from '../sync/execute-chunk.js';
+import { resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
 import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -59,6 +60,11 @@ export interface RunnerDeps {
   interrupt?: AbortSignal;
   /** Where a remote location's secrets are read (the variables the feed names); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Only these lines of each file (by the name reports give it), the rest not read into the run:
+   * `reconcile --repair` syncs the records it found missing or different. Absent: every line.
+   */
+  onlyLines?: ReadonlyMap<string, ReadonlySet<number>>;
 }
 
 export interface FeedRunResult {
@@ -92,8 +98,10 @@ async function runFeedAt(
   dryRun: boolean,
   deps: RunnerDeps,
 ): Promise<FeedRunResult> {
-  const { feed } = loaded;
   const startedAt = deps.clock.now();
+  // The account first: the gate, the chunks, the summary and the logs all name its id.
+  const account = await resolveFeedAccount(loaded.feed, deps.client, deps.signal);
+  const { feed } = account;
   const runId = newRunId(feed.name, startedAt);
   const bindings = { runId, feed: feed.name, tenant: feed.accountId };
   const logger = deps.logger.child(bindings);
@@ -177,10 +185,13 @@ async function runFeedAt(
     // The target bank account is created once even when two runs of the account start together.
     claims: processCreateClaims,
   });
-  const prepare = (f: Feed) => prepareSettings(f, dryRun, prepareCtx(f));
+  const unprovisioned = unprovisionedDryRun(dryRun, account);
+  if (unprovisioned) logger.warn(unprovisioned.warning);
+  const prepare = (f: Feed) => unprovisioned?.prepare(f) ?? prepareSettings(f, dryRun, prepareCtx(f));
 
   // Dry runs read what the service holds, so the prediction skips what a real run would skip.
-  const predict = (chunk: Chunk) => predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
+  const predict = (chunk: Chunk) =>
+    unprovisioned?.predict(chunk) ?? predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
 
   const files: ReportedFile[] = [];
   /** Per file (its index in `files`): its statements, whose balances wait for its records to settle. */
@@ -195,18 +206,22 @@ async function runFeedAt(
   if (paths.length === 0 && waiting.length === 0)
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
   // Every read of the run goes through the feed's location; reports name files as it does.
-  const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) =>
-    openRecords(f, exportFile(location, path));
+  const { onlyLines: only } = deps;
+  const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) => {
+    const stream = openRecords(f, exportFile(location, path));
+    return only ? onlyLines(stream, only.get(nameOf(location, path)) ?? new Set()) : stream;
+  };
   // Before anything is sent (even the target bank account): a change of the identity settings
   // would create this run's records again under new IDs.
   const identityStop =
-    deps.identity &&
-    (await checkIdentity(feed, deps.identity.store, {
-      accept: deps.identity.accept,
-      dryRun,
-      countDerived: () => countDerivedIds(feed, paths, openAt),
-      logger,
-    }));
+    (unprovisioned ? undefined : account.stop) ??
+    (deps.identity &&
+      (await checkIdentity(feed, deps.identity.store, {
+        accept: deps.identity.accept,
+        dryRun,
+        countDerived: () => countDerivedIds(feed, paths, openAt),
+        logger,
+      })));
   if (identityStop) {
     logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
     await run.stop(identityStop);

@@ -4,6 +4,7 @@ import type { ChunkSettings, WriteMode } from '../sync/chunk-settings.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
+import type { HeldScope } from '../sync/reconcile/held.js';
 import type { BalanceCandidate, BalanceUpdate } from '../sync/report/statement-report.js';
 import type { KindFields } from './field-spec.js';
 import type { BankAccountRoutes, BankAccountTarget } from './transactions/bank-account-target.js';
@@ -85,6 +86,11 @@ export interface KindDefinition<P> {
     settings: ChunkSettings,
     ctx: ChunkContext,
   ): Promise<RecordOutcome[]>;
+  /**
+   * `erp-bridge reconcile`: what the service holds of the feed's scope, read-only (a missing target
+   * is an empty scope, never created). Absent: the kind cannot be reconciled.
+   */
+  reconcile?(feed: KindFeedOptions, ctx: ChunkContext): Promise<HeldScope>;
   /**
    * Dry runs: reads what the real run starts with and tells which records it would skip. Absent:
    * every record counts as would-send.

@@ -24,6 +24,8 @@ export async function handleAdmin(
   if (await handleEmbedded(runtime.sso, runtime.state, runtime.clock.now(), route, body, res)) return;
   const dump = /^GET \/_sandbox\/accounts\/(\d+)\/(transactions|invoices)$/.exec(route);
   if (dump) return dumpAccount(runtime, Number(dump[1]), dump[2] as 'transactions' | 'invoices', res, fail);
+  const drop = /^DELETE \/_sandbox\/accounts\/(\d+)\/transactions\/(\d+)$/.exec(route);
+  if (drop) return deleteTransaction(runtime, Number(drop[1]), Number(drop[2]), res, fail);
 
   switch (route) {
     case 'GET /_sandbox/stats': {
@@ -85,6 +87,29 @@ function dumpAccount(
     kind === 'transactions' ? [...account.transactions.values()].flat() : [...account.invoices.values()];
   const data = records.sort((a, b) => a.id - b.id).map((record) => publicView(record));
   sendJson(res, 200, { success: true, accountId, count: data.length, data });
+}
+
+/**
+ * Deletes one transaction, as a user of the service's own app may (the partner API has no delete of
+ * transactions): what `erp-bridge reconcile` is there to notice.
+ */
+function deleteTransaction(
+  runtime: SandboxRuntime,
+  accountId: number,
+  transactionId: number,
+  res: ServerResponse,
+  fail: (status: number, error: string, message: string) => void,
+): void {
+  const account = runtime.state.accounts.get(accountId);
+  if (!account) return fail(404, 'ACCOUNT_NOT_FOUND', `No account ${accountId}`);
+  for (const [bankAccountId, list] of account.transactions) {
+    const at = list.findIndex((t) => t.id === transactionId);
+    if (at < 0) continue;
+    const [gone] = list.splice(at, 1);
+    if (gone) account.transactionsByExternalId.get(bankAccountId)?.delete(gone.externalId);
+    return sendJson(res, 200, { success: true, message: `Transaction ${transactionId} deleted` });
+  }
+  return fail(404, 'TRANSACTION_NOT_FOUND', `No transaction ${transactionId} in account ${accountId}`);
 }
 
 const INVALID_JSON = Symbol('invalid JSON');

@@ -165,6 +165,23 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/**
+ * Only the given lines of a file: a fleet retry run (the lines that failed transiently before), or
+ * `reconcile --repair` (the records missing in the service or different).
+ */
+export function onlyLines<R extends MappedRecord>(
+  stream: RecordStream<R>,
+  lines: ReadonlySet<number>,
+): RecordStream<R> {
+  async function* filtered() {
+    for await (const batch of stream.batches) {
+      const wanted = batch.filter((outcome) => lines.has(outcome.record.line));
+      if (wanted.length > 0) yield wanted;
+    }
+  }
+  return { ...stream, batches: filtered() };
+}
+
 /** The outcomes of a stream one by one (tests, and readers that filter). */
 export async function* recordsOf<R extends MappedRecord>(
   stream: RecordStream<R>,

@@ -2,7 +2,7 @@
  * What the benchmarks share: the sandbox started in a CHILD process (sandbox-child.ts: what
  * `erp-bridge sandbox` runs), so its CPU never counts as the client's, plus small helpers.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -84,4 +84,17 @@ export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+export const mb = (kb: number) => kb / 1024;
+export const fmt = (n: number, digits = 2) => n.toFixed(digits);
+/** "2.31 (runs 2.20, 2.31, 2.40)": the median and every run's figure, in run order. */
+export const spread = (values: number[], digits = 2) =>
+  `${fmt(median(values), digits)} (runs ${values.map((v) => fmt(v, digits)).join(', ')})`;
+
+/** `npm run build` before a benchmark of the built CLI, unless BENCH_SKIP_BUILD is set (dist/ as it is). */
+export function buildUnlessSkipped(): void {
+  if (process.env.BENCH_SKIP_BUILD) return;
+  const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('npm run build failed');
 }

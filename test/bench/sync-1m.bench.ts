@@ -23,12 +23,11 @@
  *   BENCH_SYNC_NODE_ARGS=--cpu-prof npm run bench:sync   # profile the sync (.cpuprofile in the repo root)
  *   BENCH_SKIP_BUILD=1 npm run bench:sync                # use dist/ as it is
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeGermanExport } from './german-export.js';
-import { median, repoRoot, startSandboxProcess } from './sandbox-process.js';
+import { buildUnlessSkipped, fmt, mb, median, spread, startSandboxProcess } from './sandbox-process.js';
 import { type ChildFigures, measureSync, runChild } from './sync-process.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -70,16 +69,7 @@ async function measureParse(csvFile: string): Promise<ParseFigures> {
 const perRecord = (cpuMicros: number) => cpuMicros / ROWS;
 /** The sync's CPU per record without the fixed cost of a run. */
 const syncPerRecord = (run: RunFigures) => perRecord(run.sync.cpuMicros - run.fixed.cpuMicros);
-const mb = (kb: number) => kb / 1024;
-const fmt = (n: number, digits = 2) => n.toFixed(digits);
-/** "2.31 (runs 2.20, 2.31, 2.40)": the median and every run's figure, in run order. */
-const spread = (values: number[], digits = 2) =>
-  `${fmt(median(values), digits)} (runs ${values.map((v) => fmt(v, digits)).join(', ')})`;
-
-const build = process.env.BENCH_SKIP_BUILD
-  ? undefined
-  : spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-if (build && build.status !== 0) throw new Error('npm run build failed');
+buildUnlessSkipped();
 
 const workDir = await mkdtemp(join(tmpdir(), 'erp-bridge-bench-sync-'));
 const sandbox = await startSandboxProcess([`--max-old-space-size=${SANDBOX_HEAP_MB}`]);

@@ -41,8 +41,8 @@ export function runChild(
   });
 }
 
-/** Preloaded into the sync process: writes its whole-process CPU and peak RSS when it exits. */
-const RUSAGE_HOOK = `data:text/javascript,${encodeURIComponent(
+/** Preloaded into the measured process: writes its whole-process CPU and peak RSS when it exits. */
+export const RUSAGE_HOOK = `data:text/javascript,${encodeURIComponent(
   "import { writeFileSync } from 'node:fs';" +
     "process.on('exit', () => { const u = process.resourceUsage();" +
     ' writeFileSync(process.env.BENCH_RUSAGE_FILE, JSON.stringify({' +
@@ -53,6 +53,15 @@ interface SyncSummary {
   state: string;
   counts: Record<string, number>;
 }
+
+/** The environment of an erp-bridge process that talks to the benchmark's sandbox. */
+export const sandboxEnv = (sandbox: SandboxProcess): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PARTNER_API_URL: sandbox.url,
+  PARTNER_AUTH_URL: sandbox.authUrl,
+  PARTNER_CLIENT_ID: sandbox.clientId,
+  PARTNER_CLIENT_SECRET: sandbox.clientSecret,
+});
 
 export async function measureSync(
   sandbox: SandboxProcess,
@@ -66,14 +75,7 @@ export async function measureSync(
   const reportDir = await mkdtemp(join(workDir, 'reports-'));
   const rusageFile = join(reportDir, 'rusage.json');
   const sandboxCpuBefore = await sandbox.cpuMicros();
-  const env = {
-    ...process.env,
-    PARTNER_API_URL: sandbox.url,
-    PARTNER_AUTH_URL: sandbox.authUrl,
-    PARTNER_CLIENT_ID: sandbox.clientId,
-    PARTNER_CLIENT_SECRET: sandbox.clientSecret,
-    BENCH_RUSAGE_FILE: rusageFile,
-  };
+  const env = { ...sandboxEnv(sandbox), BENCH_RUSAGE_FILE: rusageFile };
   const { wallMs } = await runChild(
     'erp-bridge sync',
     [

@@ -16,6 +16,21 @@ export function fixtureWriter(prefix: string): (content: string | Uint8Array, ex
   };
 }
 
+/** A temp folder of named files (feeds and the exports they name side by side); `write` returns the path. */
+export function namedFiles(prefix: string): {
+  dir: string;
+  write(name: string, lines: readonly string[]): string;
+} {
+  const dir = mkdtempSync(join(tmpdir(), `erp-bridge-${prefix}-`));
+  return {
+    dir,
+    write: (name, lines) => {
+      writeFileSync(join(dir, name), `${lines.join('\n')}\n`);
+      return join(dir, name);
+    },
+  };
+}
+
 /** Reads a whole export through openRecords, the path a sync takes, and returns every outcome. */
 export async function readOutcomes(feed: Feed, file: string): Promise<MapOutcome[]> {
   const out: MapOutcome[] = [];

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { PartnerClient, type PartnerClientSettings } from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { MemoryGate } from '../../src/gate/memory-gate.js';
+import { reconcileFeed } from '../../src/in-process/reconcile-runner.js';
 import { type FeedRunResult, type RunnerDeps, runFeed } from '../../src/in-process/runner.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { createFaultInjector, parseFaultConfig } from '../../src/sandbox/faults.js';
@@ -13,6 +14,7 @@ import type { Seed } from '../../src/sandbox/seed.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import type { RunAlerts } from '../../src/sync/alerts.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
+import type { ReconcileLine } from '../../src/sync/reconcile/reconcile.js';
 import { systemClock } from '../../src/time/clock.js';
 import { FakeClock } from './fake-clock.js';
 
@@ -106,7 +108,7 @@ export async function syncHarness<F extends Front = Front>(
     feedFile: string,
     dryRun = false,
     alerts?: RunAlerts,
-    extra: Pick<RunnerDeps, 'identity' | 'interrupt'> = {},
+    extra: Pick<RunnerDeps, 'identity' | 'interrupt' | 'onlyLines'> = {},
   ): Promise<HarnessRun> {
     const loaded = await loadFeedFile(feedFile);
     const result = await runFeed(loaded, dryRun, {
@@ -129,6 +131,20 @@ export async function syncHarness<F extends Front = Front>(
         return outcome;
       });
     return { ...result, outcomes };
+  }
+
+  /** One `reconcile` of the feed (read-only), with its report's lines. */
+  async function reconcile(feedFile: string) {
+    const loaded = await loadFeedFile(feedFile);
+    const result = await reconcileFeed(loaded, { client, clock, logger, reportDir });
+    const lines = readFileSync(result.files.ndjson, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const { reconcileId: _, ...rest } = JSON.parse(line) as ReconcileLine & { reconcileId: string };
+        return rest;
+      });
+    return { ...result, lines };
   }
 
   /** Every transaction stored for the account, across its bank accounts. */
@@ -162,6 +178,7 @@ export async function syncHarness<F extends Front = Front>(
     reportDir,
     events,
     run,
+    reconcile,
     transactions,
     stored,
     setFaults,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerEnqueueCommand } from './enqueue.js';
+import { registerReconcileCommand } from './reconcile.js';
 import { registerReportCommand } from './report.js';
 import { registerRunsCommand } from './runs.js';
 import { registerSandboxCommand } from './sandbox.js';
@@ -11,6 +12,7 @@ import { registerWorkerCommand } from './worker.js';
 export function registerCommands(program: Command): void {
   registerSandboxCommand(program);
   registerSyncCommand(program);
+  registerReconcileCommand(program);
   registerEnqueueCommand(program);
   registerWorkerCommand(program);
   registerSchedulerCommand(program);

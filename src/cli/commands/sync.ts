@@ -1,8 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
 import { loadFeedFiles } from '../../config/load-feed.js';
 import { loadPartnerConfig, PartnerConfigError } from '../../config/partner-env.js';
@@ -20,8 +18,9 @@ import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
-import { logLevelOption } from '../options.js';
+import { logFormatOption, logLevelOption } from '../options.js';
 import { ProgressBar, type ProgressDelta } from '../progress.js';
+import { checkReportDir } from '../report-dir.js';
 import { connectService } from '../service.js';
 
 interface SyncFlags {
@@ -58,12 +57,7 @@ export function registerSyncCommand(program: Command): void {
     .option('--dry-run', 'validate and map without writing; report what would be sent', false)
     .option('--sandbox', 'sync into an embedded sandbox instead of the service (PARTNER_* ignored)', false)
     .option('--report-dir <dir>', 'where each run writes its report folder', './reports')
-    .addOption(
-      new Option(
-        '--log-format <format>',
-        'json: pino JSON lines on stdout; text: readable lines on stderr',
-      ).choices(['json', 'text']),
-    )
+    .addOption(logFormatOption())
     .addOption(logLevelOption())
     .option('--no-progress', 'no progress bar even on a TTY')
     .option(
@@ -213,18 +207,6 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     process.off('SIGTERM', onSignal);
     await alerts?.close();
     await service.close();
-  }
-}
-
-/** The report folder is a setting: one that cannot be created or written is exit 2, before any file is read. */
-async function checkReportDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
-  } catch (error) {
-    throw new ConfigError(
-      `--report-dir ${dir}: cannot create or write the report folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another with --report-dir`,
-    );
   }
 }
 

@@ -1,4 +1,5 @@
 import { BankAccountCreate } from '../../contract/index.js';
+import { listedScope } from '../../sync/reconcile/held.js';
 import type { KindDefinition } from '../definition.js';
 import { BANK_ACCOUNT_FIELDS } from './fields.js';
 import { syncBankAccountsChunk } from './strategy.js';
@@ -11,4 +12,10 @@ export const bankAccounts: KindDefinition<BankAccountCreate> = {
   identityFields: ['accountName', 'accountNumber', 'bankName', 'iban'],
   sendsExternalId: true,
   sync: syncBankAccountsChunk,
+  reconcile: (_feed, ctx) =>
+    Promise.resolve(
+      listedScope(`bank accounts of account ${ctx.accountId}`, () =>
+        ctx.client.listBankAccounts(ctx.accountId, { signal: ctx.signal }),
+      ),
+    ),
 };

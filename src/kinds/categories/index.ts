@@ -3,6 +3,7 @@ import type { KindDefinition } from '../definition.js';
 import { CATEGORY_FIELDS } from './fields.js';
 import { heldCategories } from './held.js';
 import { CategoryPayload } from './payload.js';
+import { categoryScope } from './reconcile.js';
 import { syncCategoriesChunk } from './strategy.js';
 
 export const categories: KindDefinition<CategoryPayload> = {
@@ -16,6 +17,7 @@ export const categories: KindDefinition<CategoryPayload> = {
   route: routeToAccount,
   sync: (records, settings, ctx) =>
     syncPerAccount(records, ctx, (group, at) => syncCategoriesChunk(group, settings, at)),
+  reconcile: (_feed, ctx) => categoryScope(ctx),
   predict: (records, settings, ctx) =>
     predictPerAccount(records, ctx, (group, at) => heldCategories(group, settings, at)),
 };

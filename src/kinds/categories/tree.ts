@@ -45,7 +45,7 @@ export class CategoryTree {
  * with the separator in a name on its path, which no feed path can name (and which would pass for
  * another path: a top-level "A/B" for "B" under "A").
  */
-function pathsOf(categories: readonly Category[]): Map<string, Category> {
+export function pathsOf(categories: readonly Category[]): Map<string, Category> {
   const byId = new Map(categories.map((category) => [category.id, category]));
   const paths = new Map<string, Category>();
   for (const category of categories) {

@@ -1,3 +1,4 @@
+import { listedScope } from '../../sync/reconcile/held.js';
 import { predictPerAccount, routeToAccount, syncPerAccount } from '../account-route.js';
 import type { KindDefinition } from '../definition.js';
 import { USER_FIELDS } from './fields.js';
@@ -18,6 +19,12 @@ export const users: KindDefinition<UserPayload> = {
   route: routeToAccount,
   sync: (records, settings, ctx) =>
     syncPerAccount(records, ctx, (group, at) => syncUsersChunk(group, settings, at)),
+  reconcile: (_feed, ctx) =>
+    Promise.resolve(
+      listedScope(`users of account ${ctx.accountId}`, () =>
+        ctx.client.listUsers(ctx.accountId, { signal: ctx.signal }),
+      ),
+    ),
   predict: (records, settings, ctx) =>
     predictPerAccount(records, ctx, (group, at) => heldUsers(group, settings, at)),
 };

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxHandle, startSandbox } from '../../../src/sandbox/server.js';
 import type { RunSummary } from '../../../src/sync/report/summary.js';
+import { runCli } from '../../support/cli-run.js';
 
 /**
  * `erp-bridge sync` as users run it: a child process (from source via tsx), its exit code, its
@@ -40,30 +40,12 @@ function partnerEnv(overrides: Record<string, string> = {}): Record<string, stri
   };
 }
 
-function sync(
+async function sync(
   args: string[],
   env: Record<string, string | undefined>,
   reportDir = mkdtempSync(join(work, 'reports-')),
 ): Promise<Ran> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'sync', ...args, '--report-dir', reportDir],
-    {
-      cwd: root,
-      // Only what the test sets: no PARTNER_* leaking in from the developer's shell.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString();
-  });
-  child.stderr.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr, reportDir })));
+  return { ...(await runCli(['sync', ...args, '--report-dir', reportDir], env)), reportDir };
 }
 
 /** Every run folder's summary (dot files, such as the feeds' health state, are no runs). */
@@ -198,6 +180,23 @@ describe('erp-bridge sync', () => {
     expect(byFeed['demo-tenants']).toMatchObject({ created: 2, failed: 0, rejected: 0 });
     expect(byFeed['demo-tenant-users']).toMatchObject({ created: 4, failed: 0, rejected: 0 });
     expect(byFeed['demo-tenant-categories']).toMatchObject({ created: 10, failed: 0, rejected: 0 });
+  }, 30_000);
+
+  it("syncs a provisioned tenant's bank transactions and invoices by the tenant's externalId", async () => {
+    const ran = await sync([demo('tenant-bank'), demo('tenant-invoices'), demo('tenants'), '--sandbox'], {});
+    expect(ran.code, ran.stderr).toBe(0);
+    const byFeed = Object.fromEntries(summaries(ran.reportDir).map((s) => [s.feed, s]));
+    expect(byFeed['demo-tenant-bank']?.counts).toMatchObject({ created: 6, failed: 0, rejected: 0 });
+    expect(byFeed['demo-tenant-invoices']?.counts).toMatchObject({ created: 3, failed: 0, rejected: 0 });
+    // The tenant's own id, not the partner scope (0) the feed file leaves it at.
+    expect(byFeed['demo-tenant-bank']?.accountId).toBeGreaterThan(0);
+    // A dry run of the provisioning sync: the tenant does not exist yet, its records would be sent.
+    const dry = await sync([demo('tenant-bank'), demo('tenants'), '--dry-run', '--sandbox'], {});
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('demo-tenant-bank: dry run, 6 would be sent');
+    const unknown = await sync([demo('tenant-bank'), '--sandbox'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toContain('accountExternalId "nordwind" names no customer account');
   }, 30_000);
 
   it('names the service as the target of a real run', async () => {

@@ -1,11 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../../src/contract/index.js';
 import type { AccountRecord, SandboxState } from '../../../src/sandbox/state.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { expectNoDuplicates, linesWith } from '../../support/run-checks.js';
+import { namedFiles } from '../../support/source-files.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 
 let h: SyncHarness | undefined;
@@ -20,42 +18,28 @@ afterEach(async () => {
  * either). `tag` keeps the externalIds and emails of one test apart from the seed's.
  */
 function provisioningFeeds(tag: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-provision-'));
-  const write = (name: string, text: string) => {
-    writeFileSync(join(dir, name), `${text}\n`);
-    return join(dir, name);
-  };
-  write(
-    'tenants.csv',
-    [
-      'id;company;admin_id;admin_email;admin_first;admin_last',
-      `${tag}-a;Alpha GmbH;boss;boss@${tag}-a.test;Ada;Alpha`,
-      `${tag}-b;Beta AG;boss;boss@${tag}-b.test;Ben;Beta`,
-    ].join('\n'),
-  );
-  write(
-    'users.csv',
-    [
-      'tenant;id;email;first;last;role',
-      `${tag}-a;u-1;u1@${tag}-a.test;Uma;One;USER`,
-      `${tag}-a;u-2;u2@${tag}-a.test;Udo;Two;CONTRIBUTOR`,
-      // The same externalId in another account is another user.
-      `${tag}-b;u-1;u1@${tag}-b.test;Ute;One;INVESTOR`,
-    ].join('\n'),
-  );
-  write(
-    'categories.csv',
-    [
-      'tenant;path;type',
-      `${tag}-a;Consulting/Workshops;INCOME_OPERATIONAL`,
-      `${tag}-a;Consulting;INCOME_OPERATIONAL`,
-      `${tag}-b;Consulting;INCOME_OPERATIONAL`,
-      `${tag}-b;Office/Rent;EXPENSE_OPERATIONAL`,
-      `${tag}-b;Office;EXPENSE_OPERATIONAL`,
-    ].join('\n'),
-  );
-  const feed = (name: string, lines: string[]) =>
-    write(`${name}.yaml`, [`name: ${tag}-${name}`, ...lines].join('\n'));
+  const { write } = namedFiles('provision');
+  write('tenants.csv', [
+    'id;company;admin_id;admin_email;admin_first;admin_last',
+    `${tag}-a;Alpha GmbH;boss;boss@${tag}-a.test;Ada;Alpha`,
+    `${tag}-b;Beta AG;boss;boss@${tag}-b.test;Ben;Beta`,
+  ]);
+  write('users.csv', [
+    'tenant;id;email;first;last;role',
+    `${tag}-a;u-1;u1@${tag}-a.test;Uma;One;USER`,
+    `${tag}-a;u-2;u2@${tag}-a.test;Udo;Two;CONTRIBUTOR`,
+    // The same externalId in another account is another user.
+    `${tag}-b;u-1;u1@${tag}-b.test;Ute;One;INVESTOR`,
+  ]);
+  write('categories.csv', [
+    'tenant;path;type',
+    `${tag}-a;Consulting/Workshops;INCOME_OPERATIONAL`,
+    `${tag}-a;Consulting;INCOME_OPERATIONAL`,
+    `${tag}-b;Consulting;INCOME_OPERATIONAL`,
+    `${tag}-b;Office/Rent;EXPENSE_OPERATIONAL`,
+    `${tag}-b;Office;EXPENSE_OPERATIONAL`,
+  ]);
+  const feed = (name: string, lines: string[]) => write(`${name}.yaml`, [`name: ${tag}-${name}`, ...lines]);
   return {
     tenants: feed('tenants', [
       'kind: accounts',

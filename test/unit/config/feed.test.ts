@@ -198,7 +198,7 @@ describe('feed files', () => {
       'mapping: {email: email, firstName: first, lastName: last}',
     ].join('\n');
     expect(problems(users)).toContain(
-      'accountId: required for kind users: the customer account (X-Account-Id) every record goes to, unless the records name theirs (mapping.accountExternalId)',
+      'accountId: required for kind users: the customer account (X-Account-Id) every record goes to, or accountExternalId (its externalId), unless the records name theirs (mapping.accountExternalId)',
     );
     const named = users.replace('mapping: {', 'mapping: {accountExternalId: tenant, ');
     expect(parseFeed(named, '/feeds/users.yaml').feed.accountId).toBe(0);
@@ -206,6 +206,20 @@ describe('feed files', () => {
     const categories =
       'name: trees\nkind: categories\nsource: {path: c.csv, format: csv}\nmapping: {accountExternalId: t, path: p, type: y}';
     expect(parseFeed(categories, '/feeds/trees.yaml').feed.accountId).toBe(0);
+  });
+
+  it('a feed may name its account by externalId (accountExternalId) instead of accountId, never both', () => {
+    const named = ISSUE_EXAMPLE.replace(/^accountId: .*$/m, 'accountExternalId: acme');
+    const { feed } = parseFeed(named, '/feeds/acme.yaml');
+    expect(feed).toMatchObject({ accountExternalId: 'acme', accountId: 0 });
+    expect(problems(`${ISSUE_EXAMPLE}\naccountExternalId: acme`)).toContain(
+      'accountExternalId: give either accountId or accountExternalId (the same account by its externalId), not both',
+    );
+    const accounts =
+      'name: tenants\nkind: accounts\naccountExternalId: x\nsource: {path: t.csv, format: csv}\nmapping: {externalId: id, companyName: c, adminExternalId: a, adminEmail: e, adminFirstName: f, adminLastName: l}';
+    expect(problems(accounts)).toContain(
+      "accountExternalId: an accounts feed writes the partner's own records, in no customer account: remove accountExternalId",
+    );
   });
 
   it('name a feed file that cannot be read', async () => {

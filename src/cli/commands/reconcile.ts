@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { logFormatOption, logLevelOption } from '../options.js';
+import type { ReconcileFlags } from './reconcile-run.js';
+
+/** `erp-bridge reconcile <feed.yaml>`: does the service hold what the feed's exports hold? */
+export function registerReconcileCommand(program: Command): void {
+  program
+    .command('reconcile')
+    .description(
+      "compare a feed's current exports with what the service (PARTNER_*) holds of the feed's scope, record by record; exit 0 only when nothing is missing or different",
+    )
+    .argument('<feed...>', 'feed files (config/feeds/*.yaml)')
+    .option(
+      '--repair',
+      'sync what is missing or different through the normal sync path (never deletes), then compare again',
+      false,
+    )
+    .option(
+      '--report-dir <dir>',
+      'where each reconcile (and repair run) writes its report folder',
+      './reports',
+    )
+    .addOption(logFormatOption())
+    .addOption(logLevelOption())
+    .action(async (feedFiles: string[], flags: ReconcileFlags) => {
+      const { reconcile } = await import('./reconcile-run.js');
+      process.exitCode = await reconcile(feedFiles, flags);
+    });
+}

@@ -1,0 +1,169 @@
+import type { Logger } from 'pino';
+import { ApiError } from '../client/index.js';
+import type { Feed } from '../config/feed.js';
+import type { LoadedFeed } from '../config/load-feed.js';
+import { ACCOUNT_FIELD } from '../kinds/field-spec.js';
+import { KINDS } from '../kinds/registry.js';
+import { ReconcileFileSink, type ReconcileFiles } from '../report-files/reconcile-files.js';
+import { FileStopError } from '../sources/file-stop.js';
+import { listArrived } from '../sources/locations/arrival.js';
+import { exportFile, nameOf } from '../sources/locations/export-file.js';
+import type { Location } from '../sources/locations/location.js';
+import { openLocation } from '../sources/locations/open-location.js';
+import { arrivalOf } from '../sources/locations/source-keys.js';
+import { openRecords } from '../sources/open-records.js';
+import type { MapOutcome } from '../sources/record.js';
+import { resolveFeedAccount } from '../sync/feed-account.js';
+import type { ChunkContext, SyncClient } from '../sync/ports.js';
+import { Comparison } from '../sync/reconcile/compare.js';
+import { ReconcileRefused } from '../sync/reconcile/held.js';
+import { type ReconcileResult, reconcileRecords, VERDICTS } from '../sync/reconcile/reconcile.js';
+import { type ReconcileSummary, stateOf } from '../sync/reconcile/summary.js';
+import type { StopReason } from '../sync/run-handle.js';
+import { newRunId } from '../sync/run-id.js';
+import { RunStopError, stopFor } from '../sync/stop.js';
+import type { Clock } from '../time/clock.js';
+
+export interface ReconcileDeps {
+  client: SyncClient;
+  clock: Clock;
+  logger: Logger;
+  reportDir: string;
+  signal?: AbortSignal;
+  /** Where the service is (its base URL or "embedded sandbox"), named in the summary. */
+  target?: string;
+  /** Where a remote location's secrets are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ReconcileRun {
+  summary: ReconcileSummary;
+  files: ReconcileFiles;
+  /** Lines of records missing or different, per file as reports name it: what `--repair` syncs. */
+  repair: Map<string, Set<number>>;
+}
+
+/**
+ * Why a feed cannot be reconciled, before anything is read (exit 2); undefined when it can. A kind
+ * without a reconcile scope (plans, accounts, categories) and feeds whose records name their own
+ * account or bank account are not supported yet (docs/reconcile.md).
+ */
+export function notReconcilable(feed: Feed): string | undefined {
+  if (KINDS[feed.kind].reconcile === undefined)
+    return `feed ${feed.name}: reconcile does not support kind ${feed.kind} yet (transactions, invoices, bank-accounts, users, categories)`;
+  if (ACCOUNT_FIELD in feed.mapping)
+    return `feed ${feed.name}: its records name their account (mapping.${ACCOUNT_FIELD}); reconcile compares one account: give the feed accountId or accountExternalId instead`;
+  return undefined;
+}
+
+/**
+ * Compares a feed's current exports (read and mapped as a sync reads them, every file that has
+ * arrived) with what the service holds of the feed's scope, and writes the report folder. Read-only:
+ * nothing is written to the service (a target bank account that is not there is an empty scope).
+ */
+export async function reconcileFeed(loaded: LoadedFeed, deps: ReconcileDeps): Promise<ReconcileRun> {
+  const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
+    onProblem: (p) =>
+      deps.logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
+  });
+  try {
+    return await reconcileAt(location, loaded, deps);
+  } finally {
+    await location.close();
+  }
+}
+
+async function reconcileAt(
+  location: Location,
+  loaded: LoadedFeed,
+  deps: ReconcileDeps,
+): Promise<ReconcileRun> {
+  const startedAt = deps.clock.now();
+  const account = await resolveFeedAccount(loaded.feed, deps.client, deps.signal);
+  const { feed } = account;
+  const id = newRunId(`${feed.name}-reconcile`, startedAt);
+  const logger = deps.logger.child({ reconcileId: id, feed: feed.name, tenant: feed.accountId });
+  const sink = await ReconcileFileSink.create(deps.reportDir, id);
+  const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), {
+    clock: deps.clock,
+  });
+  const paths = listing.ready.map((f) => f.path);
+  if (paths.length === 0)
+    logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
+  async function* read(): AsyncGenerator<readonly MapOutcome[]> {
+    for (const path of paths) yield* openRecords(feed, exportFile(location, path)).batches;
+  }
+  const ctx: ChunkContext = {
+    client: deps.client,
+    clock: deps.clock,
+    logger,
+    accountId: feed.accountId,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  };
+  let result: ReconcileResult | undefined;
+  let scope: string | undefined;
+  let stop: StopReason | undefined = account.stop;
+  if (!stop) {
+    try {
+      const kind = KINDS[feed.kind];
+      if (!kind.reconcile) throw new ReconcileRefused(notReconcilable(feed) ?? `kind ${feed.kind}`);
+      const held = await kind.reconcile(feed, ctx);
+      scope = held.describe;
+      result = await reconcileRecords({
+        scope: held,
+        comparison: new Comparison(
+          kind.fields,
+          Object.keys(feed.mapping).filter((field) => !held.keyFields?.includes(field)),
+        ),
+        ...(kind.amountField ? { amountField: kind.amountField } : {}),
+        read,
+        sink,
+      });
+    } catch (error) {
+      stop = stopOf(error);
+      if (!stop) throw error;
+    }
+  }
+  if (stop) logger.error({ code: stop.code }, `reconcile stopped: ${stop.message}`);
+  const finishedAt = deps.clock.now();
+  const empty = { records: 0 };
+  const summary: ReconcileSummary = {
+    reconcileId: id,
+    feed: feed.name,
+    kind: feed.kind,
+    accountId: feed.accountId,
+    ...(deps.target ? { target: deps.target } : {}),
+    ...(scope ? { scope } : {}),
+    state: stop || !result ? 'stopped' : stateOf(result),
+    startedAt: new Date(startedAt).toISOString(),
+    finishedAt: new Date(finishedAt).toISOString(),
+    durationMs: finishedAt - startedAt,
+    files: paths.map((p) => nameOf(location, p)),
+    counts: result?.counts ?? (Object.fromEntries(VERDICTS.map((v) => [v, 0])) as ReconcileSummary['counts']),
+    heldWithoutExternalId: result?.heldWithoutExternalId ?? 0,
+    excluded: result?.excluded ?? 0,
+    controlTotals: result?.controlTotals ?? { source: empty, service: empty },
+    firstDifferences: sink.firstDifferences,
+    ...(stop ? { stopReason: stop } : {}),
+  };
+  await sink.finish(summary);
+  logger.info({ state: summary.state, counts: summary.counts }, 'reconcile finished');
+  return { summary, files: sink.files, repair: result?.repair ?? new Map() };
+}
+
+/** What ends a reconcile early, as a stop with its exit code; undefined for a bug. */
+function stopOf(error: unknown): StopReason | undefined {
+  if (error instanceof ReconcileRefused)
+    return { code: 'NOT_RECONCILABLE', message: error.message, exitCode: 2 };
+  if (error instanceof FileStopError) return { code: error.code, message: error.message, exitCode: 2 };
+  const stop = error instanceof RunStopError ? error : stopFor(error);
+  if (stop) return { code: stop.code, message: stop.message, exitCode: stop.exitCode };
+  // Retried per the spec's rules already: the comparison cannot be finished, run it again.
+  if (error instanceof ApiError)
+    return {
+      code: error.code,
+      message: `the service failed while being read: ${error.message}; run it again`,
+      exitCode: 1,
+    };
+  return undefined;
+}

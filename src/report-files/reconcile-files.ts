@@ -1,0 +1,98 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReconcileLine, ReconcileSink } from '../sync/reconcile/reconcile.js';
+import { FIRST_DIFFERENCES, type ReconcileSummary } from '../sync/reconcile/summary.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { csvLine } from './csv.js';
+import { write } from './stream-write.js';
+
+export const RECONCILE_COLUMNS = [
+  'file',
+  'line',
+  'externalId',
+  'verdict',
+  'serviceId',
+  'fields',
+  'source',
+  'service',
+  'amount',
+  'message',
+  'reconcileId',
+] as const;
+
+export interface ReconcileFiles {
+  dir: string;
+  summary: string;
+  csv: string;
+  ndjson: string;
+}
+
+/** A differing field's values as one JSON object per side ({"amount": 10.5}). */
+const side = (line: ReconcileLine, which: 'source' | 'service') =>
+  line.fields && JSON.stringify(Object.fromEntries(line.fields.map((f) => [f.field, f[which]])));
+
+/**
+ * A reconcile's report folder under --report-dir, like a sync's: reconcile.csv (safe to open in a
+ * spreadsheet) and reconcile.ndjson, a line per record as the comparison meets it (extras as the
+ * listing meets them, the exports' records in their order), and summary.json, atomically, last.
+ */
+export class ReconcileFileSink implements ReconcileSink {
+  readonly firstDifferences: ReconcileLine[] = [];
+
+  private constructor(
+    readonly files: ReconcileFiles,
+    private readonly id: string,
+    private readonly csv: WriteStream,
+    private readonly ndjson: WriteStream,
+  ) {}
+
+  static async create(reportDir: string, id: string): Promise<ReconcileFileSink> {
+    const dir = join(reportDir, id);
+    await mkdir(dir, { recursive: true });
+    const files = {
+      dir,
+      summary: join(dir, 'summary.json'),
+      csv: join(dir, 'reconcile.csv'),
+      ndjson: join(dir, 'reconcile.ndjson'),
+    };
+    const sink = new ReconcileFileSink(
+      files,
+      id,
+      createWriteStream(files.csv),
+      createWriteStream(files.ndjson),
+    );
+    await write(sink.csv, csvLine(RECONCILE_COLUMNS));
+    return sink;
+  }
+
+  async line(line: ReconcileLine): Promise<void> {
+    if (
+      (line.verdict === 'missing' || line.verdict === 'different') &&
+      this.firstDifferences.length < FIRST_DIFFERENCES
+    )
+      this.firstDifferences.push(line);
+    await write(
+      this.csv,
+      csvLine([
+        line.file,
+        line.line,
+        line.externalId,
+        line.verdict,
+        line.serviceId,
+        line.fields?.map((f) => f.field).join(';'),
+        side(line, 'source'),
+        side(line, 'service'),
+        line.amount,
+        line.message,
+        this.id,
+      ]),
+    );
+    await write(this.ndjson, `${JSON.stringify({ ...line, reconcileId: this.id })}\n`);
+  }
+
+  async finish(summary: ReconcileSummary): Promise<void> {
+    await Promise.all([this.csv, this.ndjson].map((s) => new Promise((resolve) => s.end(resolve))));
+    await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  }
+}
