@@ -85,3 +85,9 @@ export function median(xs: readonly number[]): number {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
+
+export const fmt = (n: number, digits = 2): string => n.toFixed(digits);
+
+/** "2.31 (runs 2.20, 2.31, 2.40)": the median and every run's figure, in run order. */
+export const spread = (values: readonly number[], digits = 2): string =>
+  `${fmt(median(values), digits)} (runs ${values.map((v) => fmt(v, digits)).join(', ')})`;

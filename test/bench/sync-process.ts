@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CsvLayout } from './german-export.js';
 import { repoRoot, type SandboxProcess } from './sandbox-process.js';
 
 export interface ChildFigures {
@@ -39,6 +40,34 @@ export function runChild(
       else reject(new Error(`${what} exited with ${code ?? signal}:\n${stderr.slice(-2000)}`));
     });
   });
+}
+
+export interface ParseFigures extends ChildFigures {
+  /** The baseline's RSS when its clock started: node, tsx and the modules, not parsing's. */
+  rssBeforeKb: number;
+}
+
+/**
+ * The csv-parse baseline (csv-parse-child.ts) over a generated export, in a child of its own; fails
+ * unless it parsed `records` records. `layout`: how the file is written (default: the German export).
+ */
+export async function measureCsvParse(
+  csvFile: string,
+  records: number,
+  layout?: CsvLayout,
+): Promise<ParseFigures> {
+  const { stdout } = await runChild('csv-parse baseline', [
+    '--import',
+    'tsx',
+    'test/bench/csv-parse-child.ts',
+    csvFile,
+    ...(layout ? [JSON.stringify(layout)] : []),
+  ]);
+  const printed = JSON.parse(stdout) as ParseFigures & { records: number };
+  if (printed.records !== records)
+    throw new Error(`csv-parse read ${printed.records} records of ${csvFile}, expected ${records}`);
+  const { cpuMicros, maxRssKb, wallMs, rssBeforeKb } = printed;
+  return { cpuMicros, maxRssKb, wallMs, rssBeforeKb };
 }
 
 /** Preloaded into the sync process: writes its whole-process CPU and peak RSS when it exits. */

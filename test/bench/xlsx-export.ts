@@ -20,6 +20,7 @@ import {
   xlsxParts,
   type ZipEntry,
 } from '../support/xlsx-files.js';
+import { CUSTOMERS, OPEN_ITEMS_COLUMNS, OPEN_ITEMS_MAPPING } from './kind-exports.js';
 import { textWriter } from './text-writer.js';
 
 export interface XlsxExport {
@@ -32,8 +33,7 @@ export interface XlsxExport {
 
 const SHEET = 'Offene Posten';
 const SHEET_PART = 'xl/worksheets/sheet1.xml';
-const HEADER = ['Beleg-Nr.', 'Kunde', 'Brutto', 'Offen', 'Status', 'Belegdatum', 'Fällig am'];
-const CUSTOMERS = ['Müller & Söhne GmbH', 'Bäckerei Schön', 'Nordlicht AG', 'Kunde Ä. Özdemir', 'Weiß KG'];
+const HEADER = OPEN_ITEMS_COLUMNS;
 const STATUSES = ['offen', 'bezahlt', 'teilbezahlt'];
 /** Shared strings: the header's names, then the customers, then the statuses. */
 const SHARED = [...HEADER, ...CUSTOMERS, ...STATUSES];
@@ -67,17 +67,7 @@ source:
   path: offene-posten-bench.xlsx
   format: xlsx
   headerRow: 1
-mapping:
-  externalId: Beleg-Nr.
-  invoiceType: { const: SALES_INVOICE }
-  invoiceNumber: Beleg-Nr.
-  contactName: Kunde
-  totalGrossAmount: Brutto
-  openAmount: Offen
-  invoiceStatus: { column: Status, map: { offen: OPEN, bezahlt: PAID, teilbezahlt: PARTIALLY_PAID } }
-  invoiceDate: Belegdatum
-  dueDate: Fällig am
-concurrency: 2
+${OPEN_ITEMS_MAPPING}concurrency: 2
 `;
 
 /** Writes `offene-posten-bench.xlsx` with `rows` data rows and `feed.yaml` into `dir`. */
