@@ -57,6 +57,8 @@ interface RunFigures {
   sync: ChildFigures;
   /** The same sync of the kind's export without rows: what a run costs whatever its size. */
   fixed: ChildFigures;
+  /** Requests the sandbox answered during the sync. */
+  requests: number;
 }
 
 interface KindInput {
@@ -105,15 +107,22 @@ try {
       const parse = () => measureCsvParse(full.csvFile, full.parsedRecords, full.layout);
       // Alternate which goes first, so neither always meets a warmer page cache or a cooler CPU.
       const parsedFirst = run % 2 === 1 ? await parse() : undefined;
-      const sync = (await measureSync(sandbox, full.feedFile, full.rows, workDir, syncNodeArgs)).figures;
+      const { figures: sync, requests } = await measureSync(
+        sandbox,
+        full.feedFile,
+        full.rows,
+        workDir,
+        syncNodeArgs,
+      );
       const parsed = parsedFirst ?? (await parse());
       const fixed = (await measureSync(sandbox, empty.feedFile, 0, workDir, syncNodeArgs)).figures;
-      const figures = { parse: parsed, sync, fixed };
+      const figures = { parse: parsed, sync, fixed, requests };
       results.set(kind, [...(results.get(kind) ?? []), figures]);
       process.stderr.write(
         `run ${run} ${kind}: sync ${fmt(rate(input, figures), 0)} records/s ${fmt(syncPerRecord(input, figures))} µs/record ` +
           `(fixed ${fmt(fixed.cpuMicros / 1e6)} s) peak RSS ${fmt(mb(sync.maxRssKb), 0)} MB; ` +
-          `csv-parse ${fmt(parsePerRecord(input, figures))} µs/record; ratio ${fmt(ratio(input, figures))}\n`,
+          `csv-parse ${fmt(parsePerRecord(input, figures))} µs/record; ratio ${fmt(ratio(input, figures))}; ` +
+          `${requests} requests\n`,
       );
     }
   }
@@ -142,6 +151,9 @@ for (const input of inputs) {
   );
   console.log(`  csv-parse alone   ${of(parsePerRecord)} µs CPU/record`);
   console.log(`  ratio             ${of(ratio)}`);
+  console.log(
+    `  requests/record   ${fmt(median(runs.map((r) => r.requests / input.full.rows)), 3)} (to the sandbox)`,
+  );
   console.log(
     `  peak RSS          ${spread(
       runs.map((r) => mb(r.sync.maxRssKb)),

@@ -89,7 +89,7 @@ export async function measureSync(
   rows: number,
   workDir: string,
   nodeArgs: readonly string[] = [],
-): Promise<{ figures: ChildFigures; sandboxCpuMicros: number }> {
+): Promise<{ figures: ChildFigures; sandboxCpuMicros: number; requests: number }> {
   await sandbox.reset();
   await sandbox.admin('PUT', '/faults', {});
   const reportDir = await mkdtemp(join(workDir, 'reports-'));
@@ -140,5 +140,9 @@ export async function measureSync(
   );
   if (refused.length > 0) throw new Error(`the sandbox throttled or refused requests: ${refused.join(', ')}`);
   await rm(reportDir, { recursive: true, force: true });
-  return { figures: { ...usage, wallMs }, sandboxCpuMicros };
+  // Every request the sandbox answered in the run (token, lists, writes): how chatty a kind's sync is.
+  const requests = Object.values(stats.requests)
+    .flatMap((byStatus) => Object.values(byStatus))
+    .reduce((sum, n) => sum + n, 0);
+  return { figures: { ...usage, wallMs }, sandboxCpuMicros, requests };
 }
