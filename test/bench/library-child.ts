@@ -25,9 +25,10 @@ import yauzl from 'yauzl';
 import { READ_CHUNK_BYTES } from '../../src/sources/decode.js';
 
 const [mode, file] = process.argv.slice(2);
-const MODES = ['saxes', 'lines', 'xlsx'] as const;
-if (!(MODES as readonly (string | undefined)[]).includes(mode) || !file)
-  throw new Error('usage: library-child.ts saxes|lines|xlsx <file>');
+type Mode = 'saxes' | 'lines' | 'xlsx';
+const isMode = (name: string | undefined): name is Mode =>
+  name === 'saxes' || name === 'lines' || name === 'xlsx';
+if (!isMode(mode) || !file) throw new Error('usage: library-child.ts saxes|lines|xlsx <file>');
 
 async function countEntryEndTags(path: string): Promise<number> {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -85,10 +86,14 @@ async function countSheetRows(path: string): Promise<number> {
   }
 }
 
-const count = { saxes: countEntryEndTags, lines: countEntryLines, xlsx: countSheetRows };
+const count: Record<Mode, (path: string) => Promise<number>> = {
+  saxes: countEntryEndTags,
+  lines: countEntryLines,
+  xlsx: countSheetRows,
+};
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
-const records = await count[mode as (typeof MODES)[number]](file);
+const records = await count[mode](file);
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 
