@@ -10,11 +10,10 @@
  * forty camt entries is a batch of two transactions with amounts of their own, one in fifty is
  * pending (left out by the reader, as a real statement's would be).
  */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { COUNTERPARTIES } from './german-export.js';
+import { textWriter } from './text-writer.js';
 
 export interface StatementFile {
   feedFile: string;
@@ -61,21 +60,6 @@ function entry(i: number): Entry {
     name: NAMES[i % NAMES.length] as string,
     iban: `DE${two(10 + (i % 89))}5001051754${String(i % 100_000_000).padStart(8, '0')}`,
     purpose: `${PURPOSES[i % PURPOSES.length]} RE-${100_000 + i} Kd-Nr ${i % 9973}`,
-  };
-}
-
-/** Writes text through a stream, waiting when the stream asks to. */
-function writer(file: string) {
-  const out = createWriteStream(file);
-  return {
-    put: async (text: string) => {
-      if (!out.write(text)) await once(out, 'drain');
-    },
-    close: async () => {
-      out.end();
-      await once(out, 'close');
-      return out.bytesWritten;
-    },
   };
 }
 
@@ -173,7 +157,7 @@ ${e.batch ? `          <Btch><NbOfTxs>2</NbOfTxs></Btch>\n` : ''}${details}     
 /** Writes `camt053-bench.xml` with `total` entries and `feed.yaml` into `dir`. */
 export async function writeCamtStatements(dir: string, total: number): Promise<StatementFile> {
   const file = join(dir, 'camt053-bench.xml');
-  const out = writer(file);
+  const out = textWriter(file);
   await out.put(`<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.04">
   <BkToCstmrStmt>
@@ -229,7 +213,7 @@ function mtEntry(e: Entry, day: number): string {
 /** Writes `mt940-bench.sta` with `total` entries (pending and batch marks ignored) and `feed.yaml` into `dir`. */
 export async function writeMt940Statements(dir: string, total: number): Promise<StatementFile> {
   const file = join(dir, 'mt940-bench.sta');
-  const out = writer(file);
+  const out = textWriter(file);
   let balance = 1_000_000;
   for (let s = 0; s * STATEMENT_ENTRIES < total; s++) {
     const { entries, sum } = statementEntries(s, total, (e) => ({ ...e, pending: false, batch: false }));

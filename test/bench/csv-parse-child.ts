@@ -1,12 +1,13 @@
 /**
- * The baseline of the sync benchmark (sync-1m.bench.ts) and of the readers benchmark: csv-parse
- * alone over a generated export — nothing of erp-bridge's. The file's bytes are read with Node's
- * defaults, decoded by Node's built-in decoder for the generator's encoding (a streaming
- * `TextDecoder('windows-1252')`) and parsed with `columns: true` and the generator's delimiter and
- * quote (german-export.ts, not a feed and not our readers); every record is consumed and nothing
- * else done with it.
+ * The baseline of the sync benchmark (sync-1m.bench.ts), the readers benchmark and the kinds
+ * benchmark: csv-parse alone over a generated export — nothing of erp-bridge's. The file's bytes are
+ * read with Node's defaults, decoded by Node's built-in decoder for the generator's encoding (a
+ * streaming `TextDecoder`) and parsed with `columns: true` and the generator's delimiter and quote
+ * (german-export.ts by default; a DATEV export starts at line 2, after its meta header; never a
+ * feed or our readers); every record is consumed and nothing else done with it.
  *
  *   node --import tsx test/bench/csv-parse-child.ts <umsaetze-bench.csv>
+ *   node --import tsx test/bench/csv-parse-child.ts <file.csv> '{"encoding":"utf-8","delimiter":";","quote":"\"","fromLine":1}'
  *
  * Why not `latin1`: the generator writes "€" as 0x80 (windows-1252), which Latin-1 reads as U+0080.
  * The decoder must stream: on node 20.18.3+ a one-shot `decode(bytes)` for windows-1252 takes a
@@ -21,11 +22,16 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import { GERMAN_EXPORT_CSV } from './german-export.js';
+import { type CsvLayout, GERMAN_EXPORT_CSV } from './german-export.js';
 
-const csvFile = process.argv[2];
-if (!csvFile) throw new Error('usage: csv-parse-child.ts <export.csv written by german-export.ts>');
-const { encoding, delimiter, quote } = GERMAN_EXPORT_CSV;
+const [csvFile, layoutJson] = process.argv.slice(2);
+if (!csvFile)
+  throw new Error(
+    'usage: csv-parse-child.ts <export.csv> [layout JSON: encoding, delimiter, quote, fromLine]',
+  );
+const { encoding, delimiter, quote, fromLine } = layoutJson
+  ? (JSON.parse(layoutJson) as CsvLayout)
+  : GERMAN_EXPORT_CSV;
 
 const rssBeforeKb = process.memoryUsage().rss / 1024;
 const cpuBefore = process.cpuUsage();
@@ -39,7 +45,7 @@ await pipeline(
     const rest = decoder.decode();
     if (rest) yield rest;
   },
-  parse({ columns: true, delimiter, quote }),
+  parse({ columns: true, delimiter, quote, from_line: fromLine }),
   async (parsed: AsyncIterable<unknown>) => {
     for await (const _ of parsed) records++;
   },

@@ -9,23 +9,31 @@
  * and with relax_column_count it then builds (and drops) a CsvError for every later record of a
  * different length, which would triple the baseline's cost and make the comparison meaningless.
  */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import iconv from 'iconv-lite';
+import { textWriter } from './text-writer.js';
 
 /**
- * How the export is written: what a reader needs to know of its bytes. The sync benchmark's
+ * How a generated CSV export is written: what a reader needs to know of its bytes. The benchmarks'
  * baseline (csv-parse-child.ts) parses with these, never with a feed or erp-bridge's readers.
  */
+export interface CsvLayout {
+  /** A WHATWG encoding label, for Node's own TextDecoder. */
+  encoding: string;
+  delimiter: string;
+  quote: string;
+  /** The line whose cells name the columns (1-based; 2 where a meta line comes first). */
+  fromLine: number;
+}
+
 export const GERMAN_EXPORT_CSV = {
   /** Written by iconv-lite's win1252 codec: "€" is 0x80, so the bytes are not Latin-1. */
   encoding: 'windows-1252',
   delimiter: ';',
   quote: '"',
+  fromLine: 1,
   lineEnd: '\r\n',
-} as const;
+} as const satisfies CsvLayout & { lineEnd: string };
 const { encoding, delimiter, quote, lineEnd } = GERMAN_EXPORT_CSV;
 
 export interface GermanExport {
@@ -130,10 +138,8 @@ concurrency: ${concurrency}
 /** Writes `umsaetze-bench.csv` with `rows` data rows and `feed.yaml` into `dir`. */
 export async function writeGermanExport(dir: string, rows: number, concurrency = 2): Promise<GermanExport> {
   const csvFile = join(dir, 'umsaetze-bench.csv');
-  const out = createWriteStream(csvFile);
-  const put = async (text: string) => {
-    if (!out.write(iconv.encode(text, encoding))) await once(out, 'drain');
-  };
+  const out = textWriter(csvFile, encoding);
+  const put = out.put;
   await put(`${HEADER.join(delimiter)}${lineEnd}`);
   for (let start = 0; start < rows; start += ROWS_PER_WRITE) {
     const lines: string[] = [];
@@ -141,9 +147,8 @@ export async function writeGermanExport(dir: string, rows: number, concurrency =
     await put(`${lines.join(lineEnd)}${lineEnd}`);
   }
   await put(`${['', '', '', '', '', 'Endsaldo', '1.234,56', 'H'].join(delimiter)}${lineEnd}`);
-  out.end();
-  await once(out, 'close');
+  const bytes = await out.close();
   const feedFile = join(dir, 'feed.yaml');
   await writeFile(feedFile, feedYaml(concurrency));
-  return { feedFile, csvFile, rows, bytes: out.bytesWritten };
+  return { feedFile, csvFile, rows, bytes };
 }

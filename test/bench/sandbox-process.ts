@@ -87,9 +87,9 @@ export function median(xs: readonly number[]): number {
 }
 
 export const mb = (kb: number) => kb / 1024;
-export const fmt = (n: number, digits = 2) => n.toFixed(digits);
+export const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 /** "2.31 (runs 2.20, 2.31, 2.40)": the median and every run's figure, in run order. */
-export const spread = (values: number[], digits = 2) =>
+export const spread = (values: readonly number[], digits = 2): string =>
   `${fmt(median(values), digits)} (runs ${values.map((v) => fmt(v, digits)).join(', ')})`;
 
 /** `npm run build` before a benchmark of the built CLI, unless BENCH_SKIP_BUILD is set (dist/ as it is). */

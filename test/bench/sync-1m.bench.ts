@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeGermanExport } from './german-export.js';
 import { buildUnlessSkipped, fmt, mb, median, spread, startSandboxProcess } from './sandbox-process.js';
-import { type ChildFigures, measureSync, runChild } from './sync-process.js';
+import { type ChildFigures, measureCsvParse, measureSync, type ParseFigures } from './sync-process.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -46,25 +46,8 @@ interface RunFigures {
   sandboxCpuMicros: number;
 }
 
-interface ParseFigures extends ChildFigures {
-  /** The baseline's RSS when its clock started: node, tsx and the modules, not parsing's. */
-  rssBeforeKb: number;
-}
-
-async function measureParse(csvFile: string): Promise<ParseFigures> {
-  const { stdout } = await runChild('csv-parse baseline', [
-    '--import',
-    'tsx',
-    'test/bench/csv-parse-child.ts',
-    csvFile,
-  ]);
-  const printed = JSON.parse(stdout) as ParseFigures & { records: number };
-  // The header names the columns; the closing balance line is a record to csv-parse.
-  if (printed.records !== ROWS + 1)
-    throw new Error(`csv-parse read ${printed.records} records, expected ${ROWS + 1}`);
-  const { cpuMicros, maxRssKb, wallMs, rssBeforeKb } = printed;
-  return { cpuMicros, maxRssKb, wallMs, rssBeforeKb };
-}
+/** The header names the columns; the closing balance line is a record to csv-parse. */
+const measureParse = (csvFile: string) => measureCsvParse(csvFile, ROWS + 1);
 
 const perRecord = (cpuMicros: number) => cpuMicros / ROWS;
 /** The sync's CPU per record without the fixed cost of a run. */

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CsvLayout } from './german-export.js';
 import { repoRoot, type SandboxProcess } from './sandbox-process.js';
 
 export interface ChildFigures {
@@ -41,6 +42,34 @@ export function runChild(
   });
 }
 
+export interface ParseFigures extends ChildFigures {
+  /** The baseline's RSS when its clock started: node, tsx and the modules, not parsing's. */
+  rssBeforeKb: number;
+}
+
+/**
+ * The csv-parse baseline (csv-parse-child.ts) over a generated export, in a child of its own; fails
+ * unless it parsed `records` records. `layout`: how the file is written (default: the German export).
+ */
+export async function measureCsvParse(
+  csvFile: string,
+  records: number,
+  layout?: CsvLayout,
+): Promise<ParseFigures> {
+  const { stdout } = await runChild('csv-parse baseline', [
+    '--import',
+    'tsx',
+    'test/bench/csv-parse-child.ts',
+    csvFile,
+    ...(layout ? [JSON.stringify(layout)] : []),
+  ]);
+  const printed = JSON.parse(stdout) as ParseFigures & { records: number };
+  if (printed.records !== records)
+    throw new Error(`csv-parse read ${printed.records} records of ${csvFile}, expected ${records}`);
+  const { cpuMicros, maxRssKb, wallMs, rssBeforeKb } = printed;
+  return { cpuMicros, maxRssKb, wallMs, rssBeforeKb };
+}
+
 /** Preloaded into the measured process: writes its whole-process CPU and peak RSS when it exits. */
 export const RUSAGE_HOOK = `data:text/javascript,${encodeURIComponent(
   "import { writeFileSync } from 'node:fs';" +
@@ -69,7 +98,7 @@ export async function measureSync(
   rows: number,
   workDir: string,
   nodeArgs: readonly string[] = [],
-): Promise<{ figures: ChildFigures; sandboxCpuMicros: number }> {
+): Promise<{ figures: ChildFigures; sandboxCpuMicros: number; requests: number }> {
   await sandbox.reset();
   await sandbox.admin('PUT', '/faults', {});
   const reportDir = await mkdtemp(join(workDir, 'reports-'));
@@ -113,5 +142,9 @@ export async function measureSync(
   );
   if (refused.length > 0) throw new Error(`the sandbox throttled or refused requests: ${refused.join(', ')}`);
   await rm(reportDir, { recursive: true, force: true });
-  return { figures: { ...usage, wallMs }, sandboxCpuMicros };
+  // Every request the sandbox answered in the run (token, lists, writes): how chatty a kind's sync is.
+  const requests = Object.values(stats.requests)
+    .flatMap((byStatus) => Object.values(byStatus))
+    .reduce((sum, n) => sum + n, 0);
+  return { figures: { ...usage, wallMs }, sandboxCpuMicros, requests };
 }

@@ -1,50 +1,107 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 
+/** What a zip's headers say of one entry: its name, CRC-32 and sizes, where its local header is. */
+export interface ZipEntry {
+  name: Buffer;
+  crc: number;
+  packed: number;
+  size: number;
+  offset: number;
+  /** Written as a stream: CRC and sizes follow the data (a data descriptor), not the local header. */
+  streamed?: boolean;
+}
+
+/** General-purpose flag bit 3: the entry has a data descriptor. */
+const DESCRIPTOR_FLAG = 0x0008;
+const UTF8_NAMES = 0x0800;
+
+/** The local header before an entry's data; a streamed entry's CRC and sizes come after it. */
+export function localHeader(entry: ZipEntry): Buffer {
+  const streamed = entry.streamed === true;
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(UTF8_NAMES | (streamed ? DESCRIPTOR_FLAG : 0), 6);
+  local.writeUInt16LE(8, 8); // deflate
+  if (!streamed) {
+    local.writeUInt32LE(entry.crc, 14);
+    local.writeUInt32LE(entry.packed, 18);
+    local.writeUInt32LE(entry.size, 22);
+  }
+  local.writeUInt16LE(entry.name.length, 26);
+  return Buffer.concat([local, entry.name]);
+}
+
+/** The data descriptor after a streamed entry's data. */
+export function dataDescriptor(entry: ZipEntry): Buffer {
+  const descriptor = Buffer.alloc(16);
+  descriptor.writeUInt32LE(0x08074b50, 0);
+  descriptor.writeUInt32LE(entry.crc, 4);
+  descriptor.writeUInt32LE(entry.packed, 8);
+  descriptor.writeUInt32LE(entry.size, 12);
+  return descriptor;
+}
+
+/** The central directory, written at `at` (where the last entry ends), and its end record. */
+export function centralDirectory(entries: readonly ZipEntry[], at: number): Buffer {
+  const central: Buffer[] = [];
+  for (const entry of entries) {
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(UTF8_NAMES | (entry.streamed ? DESCRIPTOR_FLAG : 0), 8);
+    header.writeUInt16LE(8, 10);
+    header.writeUInt32LE(entry.crc, 16);
+    header.writeUInt32LE(entry.packed, 20);
+    header.writeUInt32LE(entry.size, 24);
+    header.writeUInt16LE(entry.name.length, 28);
+    header.writeUInt32LE(entry.offset, 42);
+    central.push(header, entry.name);
+  }
+  const directory = Buffer.concat(central);
+  const record = Buffer.alloc(22);
+  record.writeUInt32LE(0x06054b50, 0);
+  record.writeUInt16LE(entries.length, 8);
+  record.writeUInt16LE(entries.length, 10);
+  record.writeUInt32LE(directory.length, 12);
+  record.writeUInt32LE(at, 16);
+  return Buffer.concat([directory, record]);
+}
+
+/** One part deflated whole, as an entry at `offset`: its local header and data, and what the directory says of it. */
+export function deflatedEntry(
+  name: string,
+  content: string | Buffer,
+  offset: number,
+): { entry: ZipEntry; bytes: Buffer } {
+  const data = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
+  const packed = deflateRawSync(data);
+  const entry = {
+    name: Buffer.from(name, 'utf8'),
+    crc: crc32(data),
+    packed: packed.length,
+    size: data.length,
+    offset,
+  };
+  return { entry, bytes: Buffer.concat([localHeader(entry), packed]) };
+}
+
 /**
  * Small xlsx workbooks written from XML in the tests themselves (no binary fixtures): a zip
  * archive (deflated entries, central directory) of the parts a reader needs.
  */
 export function zipOf(parts: Record<string, string | Buffer>): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
+  const written: Buffer[] = [];
+  const entries: ZipEntry[] = [];
   let offset = 0;
   for (const [name, content] of Object.entries(parts)) {
-    const data = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
-    const packed = deflateRawSync(data);
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const header = Buffer.alloc(46);
-    header.writeUInt32LE(0x02014b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(20, 6);
-    header.writeUInt16LE(0x0800, 8);
-    header.writeUInt16LE(8, 10);
-    header.writeUInt32LE(crc, 16);
-    header.writeUInt32LE(packed.length, 20);
-    header.writeUInt32LE(data.length, 24);
-    header.writeUInt16LE(nameBytes.length, 28);
-    header.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, packed);
-    central.push(header, nameBytes);
-    offset += local.length + nameBytes.length + packed.length;
+    const { entry, bytes } = deflatedEntry(name, content, offset);
+    written.push(bytes);
+    entries.push(entry);
+    offset += bytes.length;
   }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(parts).length, 8);
-  end.writeUInt16LE(Object.keys(parts).length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  return Buffer.concat([...written, centralDirectory(entries, offset)]);
 }
 
 const esc = (text: string) =>
@@ -64,8 +121,19 @@ export interface WorkbookSpec {
 const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-/** The parts of an xlsx workbook as Excel writes them (one part per sheet, shared strings, styles). */
+/** The XML of a sheet part around its rows. */
+export const sheetXml = {
+  open: `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${MAIN}"><sheetData>`,
+  close: '</sheetData></worksheet>',
+};
+
+/** An xlsx workbook as Excel writes it (one part per sheet, shared strings, styles). */
 export function xlsxOf(spec: WorkbookSpec): Buffer {
+  return zipOf(xlsxParts(spec));
+}
+
+/** The parts of an xlsx workbook by name (the zip's entries), each sheet's holding its rows. */
+export function xlsxParts(spec: WorkbookSpec): Record<string, string> {
   const parts: Record<string, string> = {
     '[Content_Types].xml':
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
@@ -92,20 +160,26 @@ export function xlsxOf(spec: WorkbookSpec): Buffer {
         .map((s) => `<si><t xml:space="preserve">${esc(s)}</t></si>`)
         .join('')}</sst>`;
   spec.sheets.forEach((s, i) => {
-    parts[`xl/worksheets/sheet${i + 1}.xml`] =
-      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${MAIN}"><sheetData>${s.rows}</sheetData></worksheet>`;
+    parts[`xl/worksheets/sheet${i + 1}.xml`] = `${sheetXml.open}${s.rows}${sheetXml.close}`;
   });
-  return zipOf(parts);
+  return parts;
 }
 
-/** A row of inline-string and number cells: strings become inlineStr, `{n: '1.5'}` numbers, `{d: 45000}` date-styled (style 1). */
-export function rowOf(r: number, cells: (string | { n: string } | { d: number } | null)[]): string {
+/**
+ * A row of inline-string and number cells: strings become inlineStr, `{n: '1.5'}` numbers, `{d: 45000}`
+ * date-styled (style 1), `{s: 3}` the shared string at that index.
+ */
+export function rowOf(
+  r: number,
+  cells: (string | { n: string } | { d: number } | { s: number } | null)[],
+): string {
   const xml = cells
     .map((cell, i) => {
       const ref = `${String.fromCharCode(65 + i)}${r}`;
       if (cell === null) return '';
       if (typeof cell === 'string') return `<c r="${ref}" t="inlineStr"><is><t>${esc(cell)}</t></is></c>`;
       if ('n' in cell) return `<c r="${ref}"><v>${cell.n}</v></c>`;
+      if ('s' in cell) return `<c r="${ref}" t="s"><v>${cell.s}</v></c>`;
       return `<c r="${ref}" s="1"><v>${cell.d}</v></c>`;
     })
     .join('');
