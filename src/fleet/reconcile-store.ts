@@ -8,14 +8,15 @@ import {
 } from '../sync/reconcile/summary.js';
 import type { FleetKeys } from './keys.js';
 
-/** Lines per stored batch: one deflated list element each (about 50 bytes a line). */
+/** Lines per stored batch: one deflated list element each (11-21 bytes a line, docs/reconcile.md). */
 const BATCH = 1_000;
 
 /**
  * Fleet reconciles in Redis: per reconcile id its summary and the lines that are NOT equal
  * (missing, different, extra, duplicate, rejected), deflated in batches of 1,000 in a list, in the
  * order the comparison wrote them. Equal lines are only counted (the summary): a bank account of
- * 1,000,000 equal transactions would otherwise put ~50 MB into Redis to say "nothing to do".
+ * 1,000,000 equal transactions would otherwise put ~13 MB into Redis, per reconcile and for the
+ * whole retention, to say "nothing to do".
  * Everything expires with the fleet's run retention.
  */
 export class RedisReconcileStore {
