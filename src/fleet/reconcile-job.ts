@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { type Job, WaitingError } from 'bullmq';
 import type { Logger } from 'pino';
 import { parsePayload } from '../../jobs/job.js';
 import { ReconcileFeedPayload } from '../../jobs/reconcile-feed.js';
@@ -32,7 +32,10 @@ export interface ReconcileJobDeps {
  * reference outside the feed directory or a feed reconcile does not support fail the job for good.
  */
 export function reconcileProcessor(deps: ReconcileJobDeps) {
-  return async (job: Job<ReconcileJobData>): Promise<Pick<ReconcileSummary, 'state' | 'counts'>> => {
+  return async (
+    job: Job<ReconcileJobData>,
+    token?: string,
+  ): Promise<Pick<ReconcileSummary, 'state' | 'counts'>> => {
     let data: ReconcileFeedPayload;
     try {
       data = parsePayload({ name: 'reconcile-feed', payload: ReconcileFeedPayload }, job.data);
@@ -43,21 +46,31 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
     const why = notReconcilable(loaded.feed);
     if (why) throw new JobRefused(why);
     const bindings = { reconcileId: data.reconcileId, feed: loaded.feed.name, job: String(job.id) };
-    const { summary } = await withLogContext(bindings, () =>
-      reconcileFeedInto(
-        loaded,
-        {
-          client: deps.client,
-          clock: deps.clock,
-          logger: deps.logger.child({ job: String(job.id) }),
-          reconcileId: data.reconcileId,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-          ...(deps.target ? { target: deps.target } : {}),
-          ...(deps.env ? { env: deps.env } : {}),
-        },
-        (id) => deps.store.report(id),
-      ),
-    );
-    return { state: summary.state, counts: summary.counts };
+    const logger = deps.logger.child({ job: String(job.id) });
+    try {
+      const { summary } = await withLogContext(bindings, () =>
+        reconcileFeedInto(
+          loaded,
+          {
+            client: deps.client,
+            clock: deps.clock,
+            logger,
+            reconcileId: data.reconcileId,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+            ...(deps.target ? { target: deps.target } : {}),
+            ...(deps.env ? { env: deps.env } : {}),
+          },
+          // Cut short by the worker shutting down, it stores no summary and is released below.
+          (id) => deps.store.report(id, deps.signal),
+        ),
+      );
+      return { state: summary.state, counts: summary.counts };
+    } catch (error) {
+      if (!deps.signal?.aborted) throw error;
+      // Released, not failed: another worker runs the comparison again from the start.
+      logger.warn('worker shutting down: reconcile released to another worker');
+      if (token) await job.moveToWait(token).catch(() => undefined);
+      throw new WaitingError();
+    }
   };
 }

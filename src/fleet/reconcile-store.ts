@@ -28,9 +28,11 @@ export class RedisReconcileStore {
 
   /**
    * The report of one reconcile job. A replayed job (its worker died) starts over: the lines an
-   * earlier attempt stored are dropped first, so none is listed twice.
+   * earlier attempt stored are dropped first, so none is listed twice. Once `signal` is aborted (the
+   * worker shutting down) `finish` stores nothing and throws: a comparison cut short is no verdict,
+   * and a waiting `reconcile --fleet` must not print it.
    */
-  async report(reconcileId: string): Promise<ReconcileReport> {
+  async report(reconcileId: string, signal?: AbortSignal): Promise<ReconcileReport> {
     const linesKey = this.keys.reconcileLines(reconcileId);
     const summaryKey = this.keys.reconcile(reconcileId);
     await this.redis.del(linesKey, summaryKey);
@@ -51,6 +53,7 @@ export class RedisReconcileStore {
         if (pending.length >= BATCH) await flush();
       },
       finish: async (summary: ReconcileSummary) => {
+        signal?.throwIfAborted();
         await flush();
         await this.redis.set(summaryKey, JSON.stringify(summary), 'PX', this.retentionMs);
       },

@@ -8,6 +8,7 @@ import type { AccountRecord } from '../../../src/sandbox/state.js';
 import type { ReconcileLine } from '../../../src/sync/reconcile/reconcile.js';
 import { runCli } from '../../support/cli-run.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { captureLogs } from '../../support/log-capture.js';
 import { tenantFeeds } from '../../support/tenant-feeds.js';
 
 const world = fleetTestWorld();
@@ -15,7 +16,7 @@ const world = fleetTestWorld();
 /** A tenant provisioned and its bank transactions synced through the fleet (real workers). */
 async function provisioned(tag: string) {
   const fleet = world.start();
-  fleet.worker(4);
+  const worker = fleet.worker(4);
   const feeds = tenantFeeds(tag, 3);
   for (const feed of [feeds.tenants, feeds.bank]) {
     const [run] = await fleet.enqueue(feed);
@@ -25,7 +26,7 @@ async function provisioned(tag: string) {
   const account = [...world.sandbox().runtime.state.accounts.values()].find(
     (a) => a.externalId === tag,
   ) as AccountRecord;
-  return { fleet, feeds, account };
+  return { fleet, feeds, account, worker };
 }
 
 async function storedLines(fleet: ReturnType<typeof world.start>, reconcileId: string) {
@@ -149,6 +150,33 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     expect(repaired.stdout).toContain('repair: completed: 1 created, 0 updated');
     expect(repaired.stdout).toMatch(/after the repair:\nfrc-cli-bank: equal/);
   }, 90_000);
+
+  it('a worker shutting down mid-comparison releases the reconcile; another worker finishes it, no stopped summary', async () => {
+    const { fleet, feeds, worker } = await provisioned('frc-shut');
+    await worker.close();
+    // The listing's first page is held 3 s: the first worker is still waiting for it when it closes.
+    world.faults({ script: [{ op: 'listTransactions', fault: 'delay', delayMs: 3_000 }] });
+    const logs = captureLogs();
+    const first = fleet.worker(2, { logger: logs.logger });
+    const pending = fleet.reconcile(feeds.bank);
+    const started = Date.now();
+    while (!(await fleet.queues.reconciles.getActiveCount()) && Date.now() - started < 5_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await first.close(200)).toEqual({ released: true });
+    fleet.worker(2);
+    const done = await pending;
+    if (!('summary' in done)) throw new Error(`reconcile failed: ${done.failed}`);
+    expect(done.summary).toMatchObject({ state: 'equal', counts: { equal: 3, missing: 0 } });
+    expect(done.summary.stopReason).toBeUndefined();
+    // Released by the first worker, not failed (which would have used up one of its two attempts).
+    const said = logs.entries().map((e) => e.msg);
+    expect(said).toContain('worker shutting down: reconcile released to another worker');
+    expect(said).not.toContain('job failed');
+    expect((await fleet.queues.reconciles.getJob(done.reconcileId))?.attemptsMade ?? 0).toBeLessThanOrEqual(
+      1,
+    );
+  }, 60_000);
 
   it('refuses a bad payload on the queue for good, naming the key', async () => {
     const fleet = world.start();
