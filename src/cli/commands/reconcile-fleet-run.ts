@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { ConfigError } from '../../config/errors.js';
 import type { LoadedFeed } from '../../config/load-feed.js';
+import { feedRef } from '../../fleet/feed-ref.js';
 import { enqueueFeed } from '../../fleet/producer.js';
 import { awaitReconcile, enqueueReconcile } from '../../fleet/reconcile-producer.js';
 import { awaitRun, linesToRepair } from '../../fleet/reconcile-repair.js';
@@ -50,6 +51,8 @@ export async function reconcileFleet(feedFiles: string[], flags: ReconcileFleetF
           reconciles: fleet.queues.reconciles,
           now: Date.now,
         });
+      // Every feed file in the feed directory before any is enqueued (exit 2 naming the first that is not).
+      for (const loaded of feeds) feedRef(fleet.config.feedsDir, loaded.file);
       // All enqueued first: workers compare the feeds side by side while this waits for each in turn.
       const enqueued: [LoadedFeed, string][] = [];
       for (const loaded of feeds) enqueued.push([loaded, await reconcile(loaded)]);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { EXIT } from '../exit-codes.js';
 import { logFormatOption, logLevelOption } from '../options.js';
 import type { ReconcileFleetFlags } from './reconcile-fleet-run.js';
 import type { ReconcileFlags } from './reconcile-run.js';
@@ -38,6 +39,11 @@ export function registerReconcileCommand(program: Command): void {
         // Loaded on use: the fleet's modules (BullMQ, Redis) stay out of the in-process reconcile.
         const { reconcileFleet } = await import('./reconcile-fleet-run.js');
         process.exitCode = await reconcileFleet(feedFiles, flags);
+        return;
+      }
+      if (!flags.wait || flags.feeds !== undefined) {
+        process.stderr.write('erp-bridge: --no-wait and --feeds go with --fleet\n');
+        process.exitCode = EXIT.INVALID_CONFIG;
         return;
       }
       const { reconcile } = await import('./reconcile-run.js');

@@ -142,6 +142,13 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(new RegExp(`bank\\.csv,3,T-2,missing,,,,,11\\.01,,${id}$`));
 
+    const filtered = await runCli(['report', id, '--outcome', 'failed'], env);
+    expect(filtered.code).toBe(2);
+    expect(filtered.stderr).toContain(`${id} is a reconcile: --outcome filters a run's outcomes`);
+    const inProcess = await runCli(['reconcile', '--no-wait', feeds.bank], env);
+    expect(inProcess.code).toBe(2);
+    expect(inProcess.stderr).toContain('--no-wait and --feeds go with --fleet');
+
     const noWait = await runCli(['reconcile', '--fleet', '--repair', '--no-wait', feeds.bank], env);
     expect(noWait.code).toBe(2);
     expect(noWait.stderr).toContain('drop --no-wait');
