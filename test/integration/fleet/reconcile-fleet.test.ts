@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reconcileExitCode } from '../../../src/cli/reconcile-screen.js';
 import { fleetKeys } from '../../../src/fleet/keys.js';
@@ -149,6 +150,13 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     expect(inProcess.code).toBe(2);
     expect(inProcess.stderr).toContain('--no-wait and --feeds go with --fleet');
 
+    const outside = await runCli(
+      ['reconcile', '--fleet', '--feeds', join(fleet.config.feedsDir, 'elsewhere'), feeds.bank],
+      env,
+    );
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain("not in the fleet's feed directory");
+
     const noWait = await runCli(['reconcile', '--fleet', '--repair', '--no-wait', feeds.bank], env);
     expect(noWait.code).toBe(2);
     expect(noWait.stderr).toContain('drop --no-wait');
@@ -199,6 +207,12 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
       { reconcileId: 'bad-2', feed: 'x.yaml', repair: true } as never,
       { jobId: 'bad-2' },
     );
+    // A reference that leads out of the worker's feed directory.
+    await fleet.queues.reconciles.add(
+      'reconcile-feed',
+      { reconcileId: 'bad-3', feed: '../../etc/feed.yaml' },
+      { jobId: 'bad-3' },
+    );
     const wait = {
       store: fleet.reconciles,
       reconciles: fleet.queues.reconciles,
@@ -211,6 +225,11 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
       failed: expect.stringMatching(/^invalid reconcile-feed payload: feed: .*string/),
     });
     expect(second).toEqual({ failed: expect.stringMatching(/^invalid reconcile-feed payload: .*repair/) });
+    expect(await awaitReconcile('bad-3', wait)).toEqual({
+      failed: expect.stringContaining(
+        `feed reference "../../etc/feed.yaml" does not name a feed file inside`,
+      ),
+    });
     // Refused for good: one attempt, not the queue's retries.
     expect((await fleet.queues.reconciles.getJob('bad-1'))?.attemptsMade).toBe(1);
     expect(await fleet.reconciles.summary('bad-1')).toBeUndefined();
