@@ -1,10 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
+import { type LoadedFeed, loadFeedFiles } from '../config/load-feed.js';
 import { FileRegistry } from '../fleet/file-registry.js';
 import { type FleetConfig, loadFleetConfig } from '../fleet/fleet-config.js';
 import { type FleetKeys, fleetKeys } from '../fleet/keys.js';
 import { type FleetQueues, openQueues } from '../fleet/queues.js';
+import { RedisReconcileStore } from '../fleet/reconcile-store.js';
 import { connectRedis, probeRedis, redactRedisUrl, warnUnlessNoEviction } from '../fleet/redis.js';
 import { RedisRunStore } from '../fleet/run-store.js';
 import { within } from '../time/deadline.js';
@@ -17,6 +19,8 @@ export interface FleetWiring {
   keys: FleetKeys;
   queues: FleetQueues;
   store: RedisRunStore;
+  /** Fleet reconciles' summaries and lines (`reconcile --fleet`, `report <reconcileId>`). */
+  reconciles: RedisReconcileStore;
   registry: FileRegistry;
   close(): Promise<void>;
   /** Drops the connections at once, without QUIT (a shutdown past its deadline, Redis down). */
@@ -65,6 +69,7 @@ export async function connectFleet(
     keys,
     queues,
     store: new RedisRunStore(redis, keys, config.runRetentionMs),
+    reconciles: new RedisReconcileStore(redis, keys, config.runRetentionMs),
     registry: new FileRegistry(redis, keys),
     close: async () => {
       await queues.close();
@@ -118,6 +123,25 @@ export function fleetFailure(error: unknown): ExitCode | undefined {
     return EXIT.SERVICE_UNAVAILABLE;
   }
   return undefined;
+}
+
+/**
+ * A fleet command's feed files, loaded and checked (`check`) before Redis is asked: a wrong feed
+ * is the user's mistake (exit 2) whether or not Redis is up. An exit code when they are not right.
+ */
+export async function loadFleetFeeds(
+  feedFiles: string[],
+  check: (feeds: LoadedFeed[]) => void = () => {},
+): Promise<LoadedFeed[] | ExitCode> {
+  try {
+    const feeds = await loadFeedFiles(feedFiles);
+    check(feeds);
+    return feeds;
+  } catch (error) {
+    const code = fleetFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { FleetQueues } from './queues.js';
 
 /**
- * The fleet's three queues as bull-board shows them (the admin server's /queues). Here because
+ * The fleet's queues as bull-board shows them (the admin server's /queues). Here because
  * only src/fleet knows BullMQ. With admin credentials an operator may retry or remove jobs;
  * without them (`readOnly`) the board hides those buttons, and the admin server refuses the
  * changes themselves (the buttons are a convenience, not the guard).

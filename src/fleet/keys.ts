@@ -10,6 +10,8 @@ export const QUEUES = {
   imports: 'imports',
   /** One job per chunk of at most 1000 records. */
   chunks: 'chunks',
+  /** One job per `reconcile --fleet` of a feed (reconcile-job.ts). */
+  reconciles: 'reconciles',
 } as const;
 
 export function fleetKeys(prefix: string) {
@@ -22,6 +24,10 @@ export function fleetKeys(prefix: string) {
     /** A short claim on creating one (account, kind, externalId), by its hash (create-claims.ts). */
     createClaim: (hash: string) => k('claim', hash),
     runs: () => k('runs'),
+    /** A fleet reconcile's summary (reconcile-store.ts). */
+    reconcile: (reconcileId: string) => k('reconcile', reconcileId),
+    /** Its lines that are not equal, in deflated batches, in the order the comparison wrote them. */
+    reconcileLines: (reconcileId: string) => k('reconcile', reconcileId, 'lines'),
     runsOfFeed: (feed: string) => k('runs', feed),
     files: (feed: string) => k('files', feed),
     /** The records of one queued chunk job (chunk-records.ts). */

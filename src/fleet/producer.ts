@@ -40,6 +40,13 @@ export interface EnqueueOptions {
   /** The runs go on although the feed's identity settings changed (docs/identity.md). */
   acceptNewIdentity?: boolean;
   /**
+   * `reconcile --repair --fleet`: only these exports (named as reports name them), each as a new
+   * run of only these lines (what the reconcile found missing or different); the others are left.
+   */
+  repair?: ReadonlyMap<string, readonly number[]>;
+  /** The reconcile whose findings `repair` holds, noted on the runs (`runs` names it). */
+  repairOf?: string;
+  /**
    * Hears each listed export that has not arrived yet, named as reports name it (not enqueued; a
    * later tick or poll takes it).
    */
@@ -47,7 +54,7 @@ export interface EnqueueOptions {
 }
 
 export type EnqueueResult =
-  | { file: string; sha256: string; runId: string; enqueued: 'new' | 'retry' | 'reimport' }
+  | { file: string; sha256: string; runId: string; enqueued: 'new' | 'retry' | 'reimport' | 'repair' }
   | { file: string; sha256: string; runId: string; enqueued: false; reason: string };
 
 /**
@@ -98,12 +105,16 @@ async function enqueueFrom(
     const sha256 = await sha256Of(exported);
     // Runs and results name the file as reports do; the job carries the path its location reads.
     const name = exported.name;
+    const repair = options.repair?.get(name);
+    if (options.repair && !repair) continue;
+    // A repair is a new run of the file whatever was imported before (as a reimport).
+    const reimport = options.reimport === true || repair !== undefined;
     const claim = await deps.registry.claim(
       feed.name,
       file,
       sha256,
       newRunId(feed.name, deps.now()),
-      options.reimport === true,
+      reimport,
     );
     if (claim.kind === 'seen' && !(await lostRun(claim.runId, deps))) {
       results.push({ file: name, sha256, runId: claim.runId, enqueued: false, reason: 'already imported' });
@@ -119,6 +130,7 @@ async function enqueueFrom(
       dryRun: options.dryRun === true,
       startedAt: new Date(deps.now()).toISOString(),
       ...(claim.kind === 'retry' ? { retryOf: claim.retryOf } : {}),
+      ...(repair && options.repairOf ? { repairOf: options.repairOf } : {}),
     });
     const data: ImportJobData = {
       runId: claim.runId,
@@ -127,10 +139,11 @@ async function enqueueFrom(
       dryRun: options.dryRun === true,
       ...(options.acceptNewIdentity ? { acceptNewIdentity: true } : {}),
       ...(claim.kind === 'retry' ? { onlyLines: claim.lines, retryRun: claim.retryRun } : {}),
+      ...(repair ? { onlyLines: [...repair] } : {}),
     };
     // The run id is the job id: a producer that crashes and runs again cannot add the run twice.
     await deps.imports.add('import-file', data, { jobId: claim.runId });
-    const enqueued = claim.kind === 'retry' ? 'retry' : options.reimport ? 'reimport' : 'new';
+    const enqueued = claim.kind === 'retry' ? 'retry' : repair ? 'repair' : reimport ? 'reimport' : 'new';
     // (A 'seen' claim only gets here when its run was lost; it is enqueued again as new.)
     deps.logger.info({ feed: feed.name, file: name, runId: claim.runId, enqueued }, 'import run enqueued');
     results.push({ file: name, sha256, runId: claim.runId, enqueued });

@@ -41,6 +41,8 @@ export interface RunMeta {
   startedAt: string;
   /** Set for runs that retry only the transiently failed lines of an earlier run. */
   retryOf?: string;
+  /** Set for runs of only the lines a fleet reconcile found missing or different (its id). */
+  repairOf?: string;
 }
 
 export interface RunListing {

@@ -19,6 +19,8 @@ import { importProcessor } from './import-job.js';
 import { type FleetKeys, QUEUES } from './keys.js';
 import { enqueueFeed } from './producer.js';
 import type { FleetQueues, TickJobData } from './queues.js';
+import { reconcileProcessor } from './reconcile-job.js';
+import { RedisReconcileStore } from './reconcile-store.js';
 import type { RedisRunStore } from './run-store.js';
 
 export interface WorkerDeps {
@@ -56,8 +58,8 @@ export interface RunningWorker {
 const FORCED_CLOSE_MS = 2_000;
 
 /**
- * A fleet worker: executes the handlers of jobs/ (through the import and chunk adapters) and the
- * scheduler's ticks. A killed worker's jobs are recovered by the others once their lock expires
+ * A fleet worker: executes the handlers of jobs/ (through the import and chunk adapters), the
+ * scheduler's ticks and fleet reconciles. A killed worker's jobs are recovered by the others once their lock expires
  * (stalled jobs); the existence checks make the replay harmless.
  */
 export function startWorker(deps: WorkerDeps): RunningWorker {
@@ -143,7 +145,21 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     },
     { ...common, concurrency: 1 },
   );
-  const workers = [imports, chunks, ticks];
+  // One reconcile at a time per worker: each holds a compact index of a whole feed's keys.
+  const reconciles = new Worker(
+    QUEUES.reconciles,
+    reconcileProcessor({
+      feedsDir: deps.config.feedsDir,
+      store: new RedisReconcileStore(deps.connection, deps.keys, deps.config.runRetentionMs),
+      client: deps.client,
+      clock: deps.clock,
+      logger: deps.logger,
+      signal: abort.signal,
+      ...(deps.target ? { target: deps.target } : {}),
+    }),
+    { ...common, concurrency: 1 },
+  );
+  const workers = [imports, chunks, ticks, reconciles];
   for (const worker of workers) {
     worker.on('failed', (job, error) =>
       deps.logger.error({ err: error, job: job?.id, queue: worker.name }, 'job failed'),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { ApiError } from '../client/index.js';
+import { ConfigError } from '../config/errors.js';
 import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import { ACCOUNT_FIELD } from '../kinds/field-spec.js';
@@ -18,7 +19,7 @@ import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { Comparison } from '../sync/reconcile/compare.js';
 import { ReconcileRefused } from '../sync/reconcile/held.js';
 import { type ReconcileResult, reconcileRecords, VERDICTS } from '../sync/reconcile/reconcile.js';
-import { type ReconcileSummary, stateOf } from '../sync/reconcile/summary.js';
+import { type ReconcileReport, type ReconcileSummary, stateOf } from '../sync/reconcile/summary.js';
 import type { StopReason } from '../sync/run-handle.js';
 import { newRunId } from '../sync/run-id.js';
 import { RunStopError, stopFor } from '../sync/stop.js';
@@ -29,6 +30,8 @@ export interface ReconcileDeps {
   clock: Clock;
   logger: Logger;
   reportDir: string;
+  /** The reconcile's id when its caller chose it (a fleet job's); default a new one. */
+  reconcileId?: string;
   signal?: AbortSignal;
   /** Where the service is (its base URL or "embedded sandbox"), named in the summary. */
   target?: string;
@@ -56,34 +59,53 @@ export function notReconcilable(feed: Feed): string | undefined {
   return undefined;
 }
 
+/** Refuses (a ConfigError naming the feed, exit 2) the first feed reconcile cannot compare. */
+export function checkReconcilable(feeds: readonly LoadedFeed[]): void {
+  for (const { feed } of feeds) {
+    const why = notReconcilable(feed);
+    if (why) throw new ConfigError(why);
+  }
+}
+
 /**
  * Compares a feed's current exports (read and mapped as a sync reads them, every file that has
  * arrived) with what the service holds of the feed's scope, and writes the report folder. Read-only:
  * nothing is written to the service (a target bank account that is not there is an empty scope).
  */
 export async function reconcileFeed(loaded: LoadedFeed, deps: ReconcileDeps): Promise<ReconcileRun> {
+  const run = await reconcileFeedInto(loaded, deps, (id) => ReconcileFileSink.create(deps.reportDir, id));
+  return { summary: run.summary, files: run.report.files, repair: run.repair };
+}
+
+/** reconcileFeed with the report `open` gives for the reconcile's id (the fleet's: Redis). */
+export async function reconcileFeedInto<R extends ReconcileReport>(
+  loaded: LoadedFeed,
+  deps: Omit<ReconcileDeps, 'reportDir'>,
+  open: (reconcileId: string) => Promise<R>,
+): Promise<{ summary: ReconcileSummary; report: R; repair: ReconcileRun['repair'] }> {
   const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
     onProblem: (p) =>
       deps.logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
   });
   try {
-    return await reconcileAt(location, loaded, deps);
+    return await reconcileAt(location, loaded, deps, open);
   } finally {
     await location.close();
   }
 }
 
-async function reconcileAt(
+async function reconcileAt<R extends ReconcileReport>(
   location: Location,
   loaded: LoadedFeed,
-  deps: ReconcileDeps,
-): Promise<ReconcileRun> {
+  deps: Omit<ReconcileDeps, 'reportDir'>,
+  open: (reconcileId: string) => Promise<R>,
+): Promise<{ summary: ReconcileSummary; report: R; repair: ReconcileRun['repair'] }> {
   const startedAt = deps.clock.now();
   const account = await resolveFeedAccount(loaded.feed, deps.client, deps.signal);
   const { feed } = account;
-  const id = newRunId(`${feed.name}-reconcile`, startedAt);
+  const id = deps.reconcileId ?? newRunId(`${feed.name}-reconcile`, startedAt);
   const logger = deps.logger.child({ reconcileId: id, feed: feed.name, tenant: feed.accountId });
-  const sink = await ReconcileFileSink.create(deps.reportDir, id);
+  const sink = await open(id);
   const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), {
     clock: deps.clock,
   });
@@ -148,7 +170,7 @@ async function reconcileAt(
   };
   await sink.finish(summary);
   logger.info({ state: summary.state, counts: summary.counts }, 'reconcile finished');
-  return { summary, files: sink.files, repair: result?.repair ?? new Map() };
+  return { summary, report: sink, repair: result?.repair ?? new Map() };
 }
 
 /** What ends a reconcile early, as a stop with its exit code; undefined for a bug. */

@@ -1,8 +1,12 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReconcileLine, ReconcileSink } from '../sync/reconcile/reconcile.js';
-import { FIRST_DIFFERENCES, type ReconcileSummary } from '../sync/reconcile/summary.js';
+import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
+import {
+  keepFirstDifference,
+  type ReconcileReport,
+  type ReconcileSummary,
+} from '../sync/reconcile/summary.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
 import { write } from './stream-write.js';
@@ -32,12 +36,32 @@ export interface ReconcileFiles {
 const side = (line: ReconcileLine, which: 'source' | 'service') =>
   line.fields && JSON.stringify(Object.fromEntries(line.fields.map((f) => [f.field, f[which]])));
 
+/** One line of reconcile.csv (also `erp-bridge report <reconcileId>`'s). */
+export const reconcileCsvLine = (line: ReconcileLine, reconcileId: string): string =>
+  csvLine([
+    line.file,
+    line.line,
+    line.externalId,
+    line.verdict,
+    line.serviceId,
+    line.fields?.map((f) => f.field).join(';'),
+    side(line, 'source'),
+    side(line, 'service'),
+    line.amount,
+    line.message,
+    reconcileId,
+  ]);
+
+/** One line of reconcile.ndjson. */
+export const reconcileJsonLine = (line: ReconcileLine, reconcileId: string): string =>
+  `${JSON.stringify({ ...line, reconcileId })}\n`;
+
 /**
  * A reconcile's report folder under --report-dir, like a sync's: reconcile.csv (safe to open in a
  * spreadsheet) and reconcile.ndjson, a line per record as the comparison meets it (extras as the
  * listing meets them, the exports' records in their order), and summary.json, atomically, last.
  */
-export class ReconcileFileSink implements ReconcileSink {
+export class ReconcileFileSink implements ReconcileReport {
   readonly firstDifferences: ReconcileLine[] = [];
 
   private constructor(
@@ -67,28 +91,9 @@ export class ReconcileFileSink implements ReconcileSink {
   }
 
   async line(line: ReconcileLine): Promise<void> {
-    if (
-      (line.verdict === 'missing' || line.verdict === 'different') &&
-      this.firstDifferences.length < FIRST_DIFFERENCES
-    )
-      this.firstDifferences.push(line);
-    await write(
-      this.csv,
-      csvLine([
-        line.file,
-        line.line,
-        line.externalId,
-        line.verdict,
-        line.serviceId,
-        line.fields?.map((f) => f.field).join(';'),
-        side(line, 'source'),
-        side(line, 'service'),
-        line.amount,
-        line.message,
-        this.id,
-      ]),
-    );
-    await write(this.ndjson, `${JSON.stringify({ ...line, reconcileId: this.id })}\n`);
+    keepFirstDifference(this.firstDifferences, line);
+    await write(this.csv, reconcileCsvLine(line, this.id));
+    await write(this.ndjson, reconcileJsonLine(line, this.id));
   }
 
   async finish(summary: ReconcileSummary): Promise<void> {

@@ -8,6 +8,8 @@ import type { FleetConfig } from '../../src/fleet/fleet-config.js';
 import { fleetKeys } from '../../src/fleet/keys.js';
 import { type EnqueueOptions, enqueueFeed } from '../../src/fleet/producer.js';
 import { openQueues } from '../../src/fleet/queues.js';
+import { awaitReconcile, enqueueReconcile } from '../../src/fleet/reconcile-producer.js';
+import { RedisReconcileStore } from '../../src/fleet/reconcile-store.js';
 import { connectRedis } from '../../src/fleet/redis.js';
 import { RedisRunStore } from '../../src/fleet/run-store.js';
 import { type RunningWorker, startWorker } from '../../src/fleet/worker.js';
@@ -54,6 +56,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
   const queues = openQueues(connection, config.prefix, ignoreConnectionErrors);
   const store = new RedisRunStore(connection, keys, config.runRetentionMs);
   const registry = new FileRegistry(connection, keys);
+  const reconciles = new RedisReconcileStore(connection, keys, config.runRetentionMs);
   const closers: (() => Promise<unknown>)[] = [];
   /** Request starts and 429s of every worker, in the order they happened. */
   const events: { kind: 'start' | '429' | 'paused'; at: number; operation: string; retryAfterMs?: number }[] =
@@ -177,6 +180,22 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
     }
   }
 
+  /** `reconcile --fleet` of one feed: enqueued, then waited for (a summary, or why its job failed). */
+  async function reconcile(feedFile: string) {
+    const reconcileId = await enqueueReconcile(await loadFeedFile(feedFile), {
+      feedsDir: config.feedsDir,
+      reconciles: queues.reconciles,
+      now: () => Date.now(),
+    });
+    const done = await awaitReconcile(reconcileId, {
+      store: reconciles,
+      reconciles: queues.reconciles,
+      pollMs: 50,
+      timeoutMs: 20_000,
+    });
+    return { reconcileId, ...done };
+  }
+
   async function outcomes(runId: string): Promise<RecordOutcome[]> {
     const all: RecordOutcome[] = [];
     for await (const o of store.outcomes(runId)) all.push(o);
@@ -190,8 +209,10 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
     queues,
     store,
     registry,
+    reconciles,
     worker,
     enqueue,
+    reconcile,
     finished,
     outcomes,
     close: async () => {

@@ -1,9 +1,8 @@
 import { ConfigError } from '../../config/errors.js';
-import { type LoadedFeed, loadFeedFiles } from '../../config/load-feed.js';
 import { checkExportOf } from '../../fleet/feed-ref.js';
 import { enqueueFeed } from '../../fleet/producer.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { fleetFailure, withFeedsDir, withFleet } from '../fleet.js';
+import { loadFleetFeeds, withFeedsDir, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
 
 export interface EnqueueFlags {
@@ -17,16 +16,10 @@ export interface EnqueueFlags {
 
 export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise<ExitCode> {
   const logger = cliLogger('text', 'warn');
-  let feeds: LoadedFeed[];
-  try {
-    feeds = await loadFeedFiles(feedFiles);
-    // Before Redis: a wrong file is the user's mistake (exit 2) whether or not Redis is up.
-    if (flags.file !== undefined) for (const loaded of feeds) checkExportOf(loaded, flags.file, ConfigError);
-  } catch (error) {
-    const code = fleetFailure(error);
-    if (code === undefined) throw error;
-    return code;
-  }
+  const feeds = await loadFleetFeeds(feedFiles, (loaded) => {
+    if (flags.file !== undefined) for (const one of loaded) checkExportOf(one, flags.file, ConfigError);
+  });
+  if (typeof feeds === 'number') return feeds;
   return withFleet(
     logger,
     'producer',

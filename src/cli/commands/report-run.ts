@@ -5,10 +5,15 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { csvLine } from '../../report-files/csv.js';
 import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine } from '../../report-files/file-sink.js';
+import {
+  RECONCILE_COLUMNS,
+  reconcileCsvLine,
+  reconcileJsonLine,
+} from '../../report-files/reconcile-files.js';
 import { write } from '../../report-files/stream-write.js';
 import type { Outcome } from '../../sync/outcome.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { withFleet } from '../fleet.js';
+import { type FleetWiring, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
 
 export interface ReportFlags {
@@ -20,12 +25,8 @@ export interface ReportFlags {
 export async function report(runId: string, flags: ReportFlags): Promise<ExitCode> {
   return withFleet(cliLogger('text', 'warn'), 'report', async (fleet) => {
     const meta = await fleet.store.meta(runId);
-    if (!meta) {
-      process.stderr.write(
-        `erp-bridge: no run ${runId} in Redis (expired or never started); see erp-bridge runs\n`,
-      );
-      return EXIT.INVALID_CONFIG;
-    }
+    // Not a run: a fleet reconcile's id (`<feed>-reconcile-<time>-<random>`), kept apart in Redis.
+    if (!meta) return reconcileReport(fleet, runId, flags);
     const out: Writable = flags.output ? createWriteStream(flags.output) : process.stdout;
     if (flags.format === 'json') {
       const summary = (await fleet.store.summary(runId)) ?? { ...meta, state: 'running' };
@@ -46,4 +47,40 @@ export async function report(runId: string, flags: ReportFlags): Promise<ExitCod
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
     return EXIT.OK;
   });
+}
+
+/**
+ * A fleet reconcile's report: json, its summary; csv/ndjson, its stored lines (every line but the
+ * equal ones) in the columns of reconcile.csv. `--outcome` filters run outcomes, not verdicts.
+ */
+async function reconcileReport(
+  fleet: FleetWiring,
+  reconcileId: string,
+  flags: ReportFlags,
+): Promise<ExitCode> {
+  const summary = await fleet.reconciles.summary(reconcileId);
+  if (!summary) {
+    process.stderr.write(
+      `erp-bridge: no run or finished reconcile ${reconcileId} in Redis (expired, never started or still running); see erp-bridge runs\n`,
+    );
+    return EXIT.INVALID_CONFIG;
+  }
+  if (flags.outcome) {
+    process.stderr.write(
+      `erp-bridge: ${reconcileId} is a reconcile: --outcome filters a run's outcomes; a reconcile's report holds its missing, different, extra, duplicate and invalid lines\n`,
+    );
+    return EXIT.INVALID_CONFIG;
+  }
+  const out: Writable = flags.output ? createWriteStream(flags.output) : process.stdout;
+  if (flags.format === 'json') await write(out, `${JSON.stringify(summary, null, 2)}\n`);
+  else {
+    if (flags.format === 'csv') await write(out, csvLine(RECONCILE_COLUMNS));
+    for await (const line of fleet.reconciles.lines(reconcileId))
+      await write(
+        out,
+        flags.format === 'csv' ? reconcileCsvLine(line, reconcileId) : reconcileJsonLine(line, reconcileId),
+      );
+  }
+  if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+  return EXIT.OK;
 }

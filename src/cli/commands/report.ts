@@ -15,8 +15,10 @@ function outcomeList(value: string): ReadonlySet<Outcome> {
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description("write a fleet run's report: json (summary), csv or ndjson (one line per record)")
-    .argument('<runId>', 'a run id from erp-bridge runs')
+    .description(
+      "write a fleet run's report: json (summary), csv or ndjson (one line per record); or a fleet reconcile's (its lines but the equal ones)",
+    )
+    .argument('<runId>', 'a run id from erp-bridge runs, or a reconcile id from erp-bridge reconcile --fleet')
     .addOption(
       new Option('--format <format>', 'csv, json or ndjson')
         .choices(['csv', 'json', 'ndjson'])

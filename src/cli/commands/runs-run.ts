@@ -22,7 +22,7 @@ export async function runs(flags: RunsFlags): Promise<ExitCode> {
         ? `${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`
         : '';
       process.stdout.write(
-        `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${summary?.target ? `  -> ${summary.target}` : ''}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}\n`,
+        `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${summary?.target ? `  -> ${summary.target}` : ''}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}${meta.repairOf ? `  (repair of ${meta.repairOf})` : ''}\n`,
       );
     }
     return EXIT.OK;

@@ -1,5 +1,5 @@
 import type { StopReason } from '../run-handle.js';
-import type { ControlTotal, ReconcileLine, ReconcileResult, Verdict } from './reconcile.js';
+import type { ControlTotal, ReconcileLine, ReconcileResult, ReconcileSink, Verdict } from './reconcile.js';
 
 /** The JSON summary of a reconcile (summary.json in its report folder). */
 export interface ReconcileSummary {
@@ -33,3 +33,16 @@ export const FIRST_DIFFERENCES = 20;
 /** Whether the service holds what the exports hold: nothing missing or different. */
 export const stateOf = (result: ReconcileResult): ReconcileSummary['state'] =>
   result.counts.missing + result.counts.different > 0 ? 'differences' : 'equal';
+
+/** Where a reconcile's lines and summary go: the report folder (in process) or Redis (fleet). */
+export interface ReconcileReport extends ReconcileSink {
+  /** The first lines missing or different (keepFirstDifference), for the summary. */
+  readonly firstDifferences: ReconcileLine[];
+  finish(summary: ReconcileSummary): Promise<void>;
+}
+
+/** Keeps `line` in `first` when it is missing or different and fewer than FIRST_DIFFERENCES are kept. */
+export function keepFirstDifference(first: ReconcileLine[], line: ReconcileLine): void {
+  if ((line.verdict === 'missing' || line.verdict === 'different') && first.length < FIRST_DIFFERENCES)
+    first.push(line);
+}

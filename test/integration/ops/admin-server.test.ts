@@ -152,7 +152,7 @@ describe('/queues: the BullMQ dashboard', () => {
     const api = await get(server, '/queues/api/queues');
     expect(api.status).toBe(200);
     const queues = (JSON.parse(api.text) as { queues: { name: string }[] }).queues.map((q) => q.name);
-    expect(queues.sort()).toEqual(['chunks', 'imports', 'ticks']);
+    expect(queues.sort()).toEqual(['chunks', 'imports', 'reconciles', 'ticks']);
   });
 
   it('with credentials: 401 (and a basic-auth challenge) without or with wrong ones, 200 with right ones', async () => {

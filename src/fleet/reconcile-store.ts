@@ -1,0 +1,79 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Redis } from 'ioredis';
+import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
+import {
+  keepFirstDifference,
+  type ReconcileReport,
+  type ReconcileSummary,
+} from '../sync/reconcile/summary.js';
+import type { FleetKeys } from './keys.js';
+
+/** Lines per stored batch: one deflated list element each (11-21 bytes a line, docs/reconcile.md). */
+const BATCH = 1_000;
+
+/**
+ * Fleet reconciles in Redis: per reconcile id its summary and the lines that are NOT equal
+ * (missing, different, extra, duplicate, rejected), deflated in batches of 1,000 in a list, in the
+ * order the comparison wrote them. Equal lines are only counted (the summary): a bank account of
+ * 1,000,000 equal transactions would otherwise put ~13 MB into Redis, per reconcile and for the
+ * whole retention, to say "nothing to do".
+ * Everything expires with the fleet's run retention.
+ */
+export class RedisReconcileStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: FleetKeys,
+    private readonly retentionMs: number,
+  ) {}
+
+  /**
+   * The report of one reconcile job. A replayed job (its worker died) starts over: the lines an
+   * earlier attempt stored are dropped first, so none is listed twice. Once `signal` is aborted (the
+   * worker shutting down) `finish` stores nothing and throws: a comparison cut short is no verdict,
+   * and a waiting `reconcile --fleet` must not print it.
+   */
+  async report(reconcileId: string, signal?: AbortSignal): Promise<ReconcileReport> {
+    const linesKey = this.keys.reconcileLines(reconcileId);
+    const summaryKey = this.keys.reconcile(reconcileId);
+    await this.redis.del(linesKey, summaryKey);
+    const firstDifferences: ReconcileLine[] = [];
+    let pending: ReconcileLine[] = [];
+    const flush = async () => {
+      if (pending.length === 0) return;
+      const batch = deflateRawSync(JSON.stringify(pending));
+      pending = [];
+      await this.redis.multi().rpush(linesKey, batch).pexpire(linesKey, this.retentionMs).exec();
+    };
+    return {
+      firstDifferences,
+      line: async (line: ReconcileLine) => {
+        keepFirstDifference(firstDifferences, line);
+        if (line.verdict === 'equal') return;
+        pending.push(line);
+        if (pending.length >= BATCH) await flush();
+      },
+      finish: async (summary: ReconcileSummary) => {
+        signal?.throwIfAborted();
+        await flush();
+        await this.redis.set(summaryKey, JSON.stringify(summary), 'PX', this.retentionMs);
+      },
+    };
+  }
+
+  /** The reconcile's summary once its job finished; undefined before, or once expired. */
+  async summary(reconcileId: string): Promise<ReconcileSummary | undefined> {
+    const text = await this.redis.get(this.keys.reconcile(reconcileId));
+    return text ? (JSON.parse(text) as ReconcileSummary) : undefined;
+  }
+
+  /** The stored (not equal) lines in the order they were written, a batch in memory at a time. */
+  async *lines(reconcileId: string): AsyncGenerator<ReconcileLine> {
+    const key = this.keys.reconcileLines(reconcileId);
+    for (let at = 0; ; at += 10) {
+      const batches = await this.redis.lrangeBuffer(key, at, at + 9);
+      for (const batch of batches)
+        yield* JSON.parse(inflateRawSync(batch).toString('utf8')) as ReconcileLine[];
+      if (batches.length < 10) return;
+    }
+  }
+}
