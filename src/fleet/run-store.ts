@@ -4,6 +4,7 @@ import { RedisScript } from '../gate/redis-script.js';
 import { OrderedSpill, reportOrder } from '../report-files/ordered-spill.js';
 import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
+import type { AccountStop } from '../sync/ports.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { contentHash, type FirstSeen, keyHashes, runKey } from '../sync/seen-ids.js';
@@ -99,6 +100,19 @@ export class RedisRunStore {
       },
       claimExternalIds: (kind: string, records: readonly MappedRecord[]) =>
         this.claimExternalIds(runId, kind, records),
+      accountStops: {
+        stopped: async (account) => {
+          const text = await this.redis.hget(this.keys.run(runId), `accountStop:${account}`);
+          return text ? (JSON.parse(text) as AccountStop) : undefined;
+        },
+        // HSETNX: of the workers that meet the stop, one is first (and raises the alert).
+        stop: async (account, reason) =>
+          (await this.redis.hsetnx(
+            this.keys.run(runId),
+            `accountStop:${account}`,
+            JSON.stringify(reason),
+          )) === 1,
+      },
     };
   }
 

@@ -1,5 +1,6 @@
 import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
+import type { AccountStop, AccountStops } from '../sync/ports.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { RunTally } from '../sync/report/summary.js';
@@ -46,6 +47,17 @@ export class MemoryRun implements RunHandle {
   async stopReason(): Promise<StopReason | undefined> {
     return this.stopped;
   }
+
+  private readonly stoppedAccounts = new Map<string, AccountStop>();
+
+  readonly accountStops: AccountStops = {
+    stopped: async (account) => this.stoppedAccounts.get(account),
+    stop: async (account, reason) => {
+      if (this.stoppedAccounts.has(account)) return false;
+      this.stoppedAccounts.set(account, reason);
+      return true;
+    },
+  };
 
   async stop(reason: StopReason): Promise<void> {
     this.stopped ??= reason;

@@ -3,8 +3,8 @@ import type { MappedRecord } from '../sources/record.js';
 import { failedAll, outcomeOf } from '../sync/build-outcome.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
-import { type ChunkContext, PARTNER_SCOPE } from '../sync/ports.js';
-import { ChunkStopError, type RunStopError, stoppedOutcome } from '../sync/stop.js';
+import { type AccountStop, type ChunkContext, PARTNER_SCOPE } from '../sync/ports.js';
+import { ChunkStopError, stoppedOutcome } from '../sync/stop.js';
 import type { KindFeedOptions, RouteVerdict } from './definition.js';
 import { ACCOUNT_FIELD } from './field-spec.js';
 
@@ -23,7 +23,7 @@ export interface AccountRouted {
  * Stops that concern one named account only, and what its records not sent yet fail with: with
  * records of several accounts in one feed, the other accounts go on.
  */
-const ACCOUNT_STOPS: Readonly<Record<string, (named: string, stop: RunStopError) => string>> = {
+const ACCOUNT_STOPS: Readonly<Record<string, (named: string, stop: AccountStop) => string>> = {
   MAX_USERS_REACHED: (named, stop) => `not sent, account "${named}" has no user slot left: ${stop.message}`,
   ACCOUNT_NOT_FOUND: (named) =>
     `not sent: account "${named}" was deleted in the service while this chunk ran; the next run looks for it again`,
@@ -105,14 +105,21 @@ export async function syncPerAccount<P extends AccountRouted, R extends MappedRe
   const inOrder = () => records.flatMap((record) => outcomes.get(record) ?? []);
   for (const group of await groupsOf(records, ctx)) {
     let settled: RecordOutcome[];
-    if (group.accountId === undefined) settled = failedAll(group.records, unknownAccount(group.named ?? ''));
+    const named = group.named;
+    // An account a chunk of this run already stopped gets nothing more sent.
+    const before = named === undefined ? undefined : await ctx.accountStops?.stopped(named);
+    const stoppedBefore =
+      before && named !== undefined ? ACCOUNT_STOPS[before.code]?.(named, before) : undefined;
+    if (group.accountId === undefined) settled = failedAll(group.records, unknownAccount(named ?? ''));
+    else if (before && stoppedBefore)
+      settled = failedAll(group.records, { code: before.code, message: stoppedBefore });
     else {
       try {
         settled = await sync(group.records.map(withoutAccount), { ...ctx, accountId: group.accountId });
       } catch (error) {
         if (!(error instanceof ChunkStopError)) throw error;
-        const accountStop = group.named === undefined ? undefined : ACCOUNT_STOPS[error.code];
-        if (accountStop === undefined) {
+        const accountStop = named === undefined ? undefined : ACCOUNT_STOPS[error.code];
+        if (accountStop === undefined || named === undefined) {
           group.records.forEach((record, i) => {
             const outcome = error.outcomes[i];
             if (outcome) outcomes.set(record, outcome);
@@ -121,11 +128,14 @@ export async function syncPerAccount<P extends AccountRouted, R extends MappedRe
             if (!outcomes.has(record)) outcomes.set(record, outcomeOf(record, stoppedOutcome(error)));
           throw new ChunkStopError(error, inOrder());
         }
-        const named = group.named ?? '';
-        ctx.logger.error(
-          { alert: true, code: error.code, tenant: group.accountId, account: named },
-          `account "${named}": ${error.message}`,
-        );
+        // One alert per run and account, whichever chunk (or worker) meets the stop first.
+        const first =
+          (await ctx.accountStops?.stop(named, { code: error.code, message: error.message })) ?? true;
+        if (first)
+          ctx.logger.error(
+            { alert: true, code: error.code, tenant: group.accountId, account: named },
+            `account "${named}": ${error.message}`,
+          );
         // What the group settled before the stop keeps its outcome; the rest did not stop the run.
         const unsent = stoppedOutcome(error).message;
         const message = accountStop(named, error);

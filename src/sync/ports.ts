@@ -29,6 +29,26 @@ export interface ChunkContext {
    * absent: no serialisation (tests of one strategy).
    */
   claims?: CreateClaims;
+  /** The run's stops of single named accounts (run-handle.ts); absent: each chunk on its own. */
+  accountStops?: AccountStops;
+}
+
+/** What stopped one named account in a run (MAX_USERS_REACHED, ...): its code and message. */
+export interface AccountStop {
+  code: string;
+  message: string;
+}
+
+/**
+ * Stops that concern one named account of a run, shared by its chunks (in this process, or across
+ * the fleet's workers): once an account has no user slot left, later chunks send it nothing more,
+ * and the alert is raised once per run, not once per chunk.
+ */
+export interface AccountStops {
+  /** How the account was stopped in this run, if it was. */
+  stopped(account: string): Promise<AccountStop | undefined>;
+  /** Records the stop; true when this was the run's first for the account (raise the alert then). */
+  stop(account: string, reason: AccountStop): Promise<boolean>;
 }
 
 /**

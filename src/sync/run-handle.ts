@@ -1,4 +1,5 @@
 import type { MappedRecord } from '../sources/record.js';
+import type { AccountStops } from './ports.js';
 import type { ReportSink } from './report/sink.js';
 import type { FirstSeen } from './seen-ids.js';
 
@@ -25,4 +26,6 @@ export interface RunHandle {
    * Absent: no run-wide check (each chunk still keeps the first of each externalId).
    */
   claimExternalIds?(kind: string, records: readonly MappedRecord[]): Promise<(FirstSeen | undefined)[]>;
+  /** The run's stops of single named accounts, shared by its chunks (ports.ts). */
+  readonly accountStops?: AccountStops;
 }

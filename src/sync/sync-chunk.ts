@@ -18,7 +18,8 @@ export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext)
   if (stopped) outcomes = failedAll(chunk.records, stoppedOutcome(stopped));
   else {
     try {
-      outcomes = await syncRecords(chunk.kind, chunk.records, chunk.settings, ctx);
+      const withStops = run.accountStops ? { ...ctx, accountStops: run.accountStops } : ctx;
+      outcomes = await syncRecords(chunk.kind, chunk.records, chunk.settings, withStops);
     } catch (error) {
       const stop = error instanceof RunStopError ? error : stopFor(error);
       if (!stop) throw error;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../../src/contract/index.js';
 import type { AccountRecord, SandboxState } from '../../../src/sandbox/state.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { captureLogs } from '../../support/log-capture.js';
 import { expectNoDuplicates, linesWith } from '../../support/run-checks.js';
 import { namedFiles } from '../../support/source-files.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
@@ -132,6 +133,50 @@ describe('provisioning a tenant from CSV through the in-process runner', () => {
       /^not sent, account "lim-a" has no user slot left: .*no user slot left/,
     );
     expect(usersOf(tenant(h.sandbox.runtime.state, 'lim-b'))).toEqual(['boss:ADMIN', 'u-1:INVESTOR']);
+  });
+
+  it('MAX_USERS_REACHED across chunks: one alert per run, and later chunks send that account nothing', async () => {
+    const logs = captureLogs();
+    h = await syncHarness({}, { logger: logs.logger });
+    const feeds = provisioningFeeds('many');
+    await h.run(feeds.tenants);
+    tenant(h.sandbox.runtime.state, 'many-a').subscriptionInformation.maxAllowedUsers = 2; // the admin counts
+    // 1,002 users of one account: two chunks (1,000 + 2), one after the other.
+    const { write } = namedFiles('provision');
+    write('many-users.csv', [
+      'tenant;id;email;first;last;role',
+      ...Array.from({ length: 1002 }, (_, i) => `many-a;m-${i};m${i}@many-a.test;Max;No${i};USER`),
+    ]);
+    const feed = write('many-users.yaml', [
+      'name: many-users',
+      'kind: users',
+      'concurrency: 1',
+      'source: {path: many-users.csv, format: csv, delimiter: ";"}',
+      'mapping: {accountExternalId: tenant, externalId: id, email: email, firstName: first, lastName: last, role: role}',
+    ]);
+    const before = h.requests('createUser');
+    const run = await h.run(feed);
+    expect(run.summary.counts).toMatchObject({ created: 1, failed: 1001 });
+    expect(new Set(run.outcomes.filter((o) => o.outcome === 'failed').map((o) => o.code))).toEqual(
+      new Set(['MAX_USERS_REACHED']),
+    );
+    // The second chunk's two users: failed with the account's stop, never sent.
+    for (const line of [1002, 1003])
+      expect(run.outcomes.find((o) => o.line === line)?.message).toMatch(
+        /^not sent, account "many-a" has no user slot left/,
+      );
+    const after = h.requests('createUser');
+    const sent = (status: string) => (after[status] ?? 0) - (before[status] ?? 0);
+    // One create that succeeded, one refused with MAX_USERS_REACHED; nothing after that.
+    expect(sent('200')).toBe(1);
+    expect(
+      Object.keys(after)
+        .filter((status) => status !== '200')
+        .map(sent)
+        .reduce((a, b) => a + b, 0),
+    ).toBe(1);
+    const alerts = logs.entries().filter((e) => e.alert === true && e.code === 'MAX_USERS_REACHED');
+    expect(alerts).toHaveLength(1);
   });
 
   it('random 500s, resets and lost answers on creates and listings: nothing created twice, all there in the end', async () => {
