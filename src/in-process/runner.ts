@@ -8,7 +8,7 @@ import { type Lease, tenantKey, type WaitingGate } from '../gate/gate.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { withLogContext } from '../logging/log-context.js';
 import { FileReportSink, type ReportFiles } from '../report-files/file-sink.js';
-import { write } from '../report-files/stream-write.js';
+import { closeStream, write } from '../report-files/stream-write.js';
 import { careForFile, verdictOf } from '../sources/locations/after-care.js';
 import { listArrived, markerOf } from '../sources/locations/arrival.js';
 import { exportFile, nameOf } from '../sources/locations/export-file.js';
@@ -252,7 +252,7 @@ async function runFeedAt(
     if (reading.stopped) unread.push({ path: result.file, readUpToLine: reading.lastLine });
   }
   await Promise.all(inFlight);
-  await new Promise<void>((resolve) => (wouldSendFile ? wouldSendFile.end(resolve) : resolve()));
+  if (wouldSendFile) await closeStream(wouldSendFile);
 
   const stopped = await run.stopReason();
   const notApplied = interrupted()

@@ -3,7 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { RecordOutcome } from '../sync/outcome.js';
 import { OrderedSpill, reportOrder } from './ordered-spill.js';
-import { write } from './stream-write.js';
+import { closeStream, write } from './stream-write.js';
 
 /** How the lines of one outcome are written: one text per output file. */
 export interface LineFormat {
@@ -37,7 +37,6 @@ export class OrderedLines {
   private window: RecordOutcome[] = [];
   private lastWritten: RecordOutcome | undefined;
   private late: OrderedSpill | undefined;
-  private started = false;
 
   constructor(
     private readonly outputs: readonly string[],
@@ -45,7 +44,12 @@ export class OrderedLines {
     private readonly spillPath: string,
     private readonly windowSize = WINDOW,
   ) {
-    this.parts = outputs.map((path) => createWriteStream(`${path}.part`));
+    // The headers first: a stream buffers them until its file is open.
+    this.parts = outputs.map((path, i) => {
+      const part = createWriteStream(`${path}.part`);
+      part.write(format.headers[i] ?? '');
+      return part;
+    });
   }
 
   async add(outcomes: readonly RecordOutcome[]): Promise<void> {
@@ -71,7 +75,6 @@ export class OrderedLines {
     this.window.sort(reportOrder);
     await this.writeParts(this.window);
     this.window = [];
-    if (!this.started) await this.writeHeaders(this.parts);
     await Promise.all(this.parts.map(closeStream));
     const parts = this.outputs.map((path) => `${path}.part`);
     if (!this.late) {
@@ -87,14 +90,8 @@ export class OrderedLines {
 
   private async writeParts(outcomes: readonly RecordOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    if (!this.started) await this.writeHeaders(this.parts);
     await writeLines(this.parts, this.format, outcomes);
     this.lastWritten = outcomes[outcomes.length - 1];
-  }
-
-  private async writeHeaders(streams: readonly WriteStream[]): Promise<void> {
-    this.started = true;
-    await Promise.all(streams.map((s, i) => write(s, this.format.headers[i] ?? '')));
   }
 
   /** The written part, read back, and the late outcomes, merged into the final outputs. */
@@ -149,12 +146,4 @@ async function* readOutcomes(path: string, format: LineFormat): AsyncGenerator<R
     if (first) first = false;
     else if (line) yield format.parse(line);
   }
-}
-
-async function closeStream(stream: WriteStream): Promise<void> {
-  if (stream.closed) return;
-  await new Promise<void>((resolve, reject) => {
-    stream.once('error', reject);
-    stream.end(resolve);
-  });
 }

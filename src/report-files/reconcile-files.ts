@@ -9,7 +9,8 @@ import {
 } from '../sync/reconcile/summary.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
-import { write } from './stream-write.js';
+import type { ReportFiles } from './file-sink.js';
+import { closeStream, write } from './stream-write.js';
 
 export const RECONCILE_COLUMNS = [
   'file',
@@ -25,12 +26,8 @@ export const RECONCILE_COLUMNS = [
   'reconcileId',
 ] as const;
 
-export interface ReconcileFiles {
-  dir: string;
-  summary: string;
-  csv: string;
-  ndjson: string;
-}
+/** The reconcile's report folder: the same four paths as a sync's, other file names. */
+export type ReconcileFiles = ReportFiles;
 
 /** A differing field's values as one JSON object per side ({"amount": 10.5}). */
 const side = (line: ReconcileLine, which: 'source' | 'service') =>
@@ -97,7 +94,7 @@ export class ReconcileFileSink implements ReconcileReport {
   }
 
   async finish(summary: ReconcileSummary): Promise<void> {
-    await Promise.all([this.csv, this.ndjson].map((s) => new Promise((resolve) => s.end(resolve))));
+    await Promise.all([closeStream(this.csv), closeStream(this.ndjson)]);
     await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   }
 }

@@ -5,3 +5,12 @@ import type { Writable } from 'node:stream';
 export async function write(stream: Writable, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
+
+/** Ends the stream and waits until everything written is flushed (or the stream failed). */
+export async function closeStream(stream: Writable): Promise<void> {
+  if (stream.closed) return;
+  await new Promise<void>((resolve, reject) => {
+    stream.once('error', reject);
+    stream.end(resolve);
+  });
+}
