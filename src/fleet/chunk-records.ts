@@ -1,7 +1,7 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import type { MappedRecord } from '../sources/record.js';
 import type { FleetKeys } from './keys.js';
+import { deflatedJson, inflatedJson } from './packed-json.js';
 
 /** A chunk's records as stored: the file path they share once, each record without it. */
 interface StoredRecords {
@@ -45,7 +45,7 @@ export class ChunkRecordStore {
       file,
       records: records.map(({ file: own, ...rest }) => (own === file ? rest : { file: own, ...rest })),
     };
-    const packed = Buffer.concat([DEFLATED, deflateRawSync(JSON.stringify(stored), { level: 1 })]);
+    const packed = Buffer.concat([DEFLATED, deflatedJson(stored, 1)]);
     await this.redis.set(this.keys.chunkRecords(jobId), packed, 'PX', this.retentionMs);
   }
 
@@ -53,8 +53,10 @@ export class ChunkRecordStore {
   async get(jobId: string): Promise<unknown> {
     const packed = await this.redis.getBuffer(this.keys.chunkRecords(jobId));
     if (packed === null) return undefined;
-    const text = packed[0] === DEFLATED[0] ? inflateRawSync(packed.subarray(1)) : packed;
-    const stored = JSON.parse(text.toString('utf8')) as unknown;
+    const stored =
+      packed[0] === DEFLATED[0]
+        ? inflatedJson(packed.subarray(1))
+        : (JSON.parse(packed.toString('utf8')) as unknown);
     // Anything else is left to the payload schema to refuse, naming what is wrong.
     if (!isStoredRecords(stored)) return stored;
     return stored.records.map((record) => ({ file: stored.file, ...(record as object) }));

@@ -1,4 +1,3 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
 import {
@@ -7,6 +6,7 @@ import {
   type ReconcileSummary,
 } from '../sync/reconcile/summary.js';
 import type { FleetKeys } from './keys.js';
+import { deflatedJson, inflatedJson } from './packed-json.js';
 
 /** Lines per stored batch: one deflated list element each (11-21 bytes a line, docs/reconcile.md). */
 const BATCH = 1_000;
@@ -40,7 +40,7 @@ export class RedisReconcileStore {
     let pending: ReconcileLine[] = [];
     const flush = async () => {
       if (pending.length === 0) return;
-      const batch = deflateRawSync(JSON.stringify(pending));
+      const batch = deflatedJson(pending);
       pending = [];
       await this.redis.multi().rpush(linesKey, batch).pexpire(linesKey, this.retentionMs).exec();
     };
@@ -71,8 +71,7 @@ export class RedisReconcileStore {
     const key = this.keys.reconcileLines(reconcileId);
     for (let at = 0; ; at += 10) {
       const batches = await this.redis.lrangeBuffer(key, at, at + 9);
-      for (const batch of batches)
-        yield* JSON.parse(inflateRawSync(batch).toString('utf8')) as ReconcileLine[];
+      for (const batch of batches) yield* inflatedJson(batch) as ReconcileLine[];
       if (batches.length < 10) return;
     }
   }

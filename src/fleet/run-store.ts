@@ -1,4 +1,3 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../gate/redis-script.js';
 import { OrderedSpill, reportOrder } from '../report-files/ordered-spill.js';
@@ -9,6 +8,7 @@ import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { contentHash, type FirstSeen, keyHashes, runKey } from '../sync/seen-ids.js';
 import type { FleetKeys } from './keys.js';
+import { deflatedJson, inflatedJson } from './packed-json.js';
 
 /**
  * KEYS: the run's first-sightings hash. ARGV: retention ms, then field and value per record.
@@ -163,7 +163,7 @@ export class RedisRunStore {
     const key = this.keys.runOutcomes(runId);
     const replies = await this.redis
       .multi()
-      .hset(key, field, deflateRawSync(JSON.stringify(outcomes)))
+      .hset(key, field, deflatedJson(outcomes))
       .pexpire(key, this.retentionMs)
       .exec();
     const [error, added] = replies?.[0] ?? [];
@@ -271,5 +271,4 @@ export class RedisRunStore {
   }
 }
 
-const inflated = (batch: Buffer): RecordOutcome[] =>
-  JSON.parse(inflateRawSync(batch).toString('utf8')) as RecordOutcome[];
+const inflated = (batch: Buffer): RecordOutcome[] => inflatedJson(batch) as RecordOutcome[];
