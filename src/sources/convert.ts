@@ -28,10 +28,9 @@ export function convertCell(type: FieldType, text: string, formats: CellFormats)
       const date = parseDate(text, formats.dateFormat);
       return date.ok ? parsed({ value: date.value }) : date;
     }
-    case 'amount': {
-      const amount = parseAmount(text, formats.decimalSeparator);
-      return amount.ok ? parsed({ value: amount.value.value, decimal: amount.value.decimal }) : amount;
-    }
+    case 'amount':
+      // An Amount is a Converted as it is (value and decimal): passed on without a copy.
+      return parseAmount(text, formats.decimalSeparator);
     case 'integer': {
       const trimmed = text.trim();
       const value = Number(trimmed);

@@ -29,9 +29,11 @@ const SHAPES: Record<DecimalSeparator, RegExp> = {
  * A value a JSON number cannot carry exactly is refused, never rounded.
  */
 export function parseAmount(text: string, decimalSeparator: DecimalSeparator): Parsed<Amount> {
-  const shape = SHAPES[decimalSeparator];
   const trimmed = text.trim();
-  // Most cells are a bare number ("1.234,56"): then there is no sign, currency or bracket to strip.
+  // Most cells are a bare number ("1.234,56", "-1234,56"): read without a regular expression.
+  const bare = bareDecimal(trimmed, decimalSeparator === ',' ? COMMA : POINT);
+  if (bare !== undefined) return amountOf(text, bare);
+  const shape = SHAPES[decimalSeparator];
   let negative = false;
   let match = shape.exec(trimmed);
   if (!match) {
@@ -70,12 +72,74 @@ export function parseAmount(text: string, decimalSeparator: DecimalSeparator): P
   const integer = (match[1] ?? '').replace(/\D/g, '').replace(/^0+(?=\d)/, '');
   const fraction = (match[2] ?? '').replace(/0+$/, '');
   const magnitude = fraction ? `${integer}.${fraction}` : integer;
-  const decimal = negative && magnitude !== '0' ? `-${magnitude}` : magnitude;
+  return amountOf(text, negative && magnitude !== '0' ? `-${magnitude}` : magnitude);
+}
+
+function amountOf(text: string, decimal: string): Parsed<Amount> {
   const value = Number(decimal);
   if (!exactlyRepresented(decimal, value)) {
     return failed(`"${text}" has more significant digits than the service's JSON numbers carry exactly`);
   }
   return parsed({ value, decimal });
+}
+
+const ZERO = 48;
+const NINE = 57;
+const MINUS = 45;
+const APOSTROPHE = 39;
+const SPACE = 32;
+/** The decimal separator's code and the thousands separators that go with it (SHAPES). */
+interface Separators {
+  decimal: number;
+  thousands: number;
+}
+const COMMA: Separators = { decimal: 44, thousands: 46 };
+const POINT: Separators = { decimal: 46, thousands: 44 };
+
+const isDigit = (c: number) => c >= ZERO && c <= NINE;
+
+/**
+ * The canonical decimal of a cell that is a bare number with an optional leading "-", exactly as
+ * SHAPES reads it (digits, or 1-3 digits then groups of three after a thousands separator, then
+ * an optional fraction); undefined for anything else, which the general path reads or refuses.
+ */
+function bareDecimal(s: string, sep: Separators): string | undefined {
+  const end = s.length;
+  let i = s.charCodeAt(0) === MINUS ? 1 : 0;
+  const negative = i === 1;
+  const start = i;
+  while (i < end && isDigit(s.charCodeAt(i))) i++;
+  const firstGroup = i - start;
+  if (firstGroup === 0) return undefined;
+  let integer: string;
+  const c = s.charCodeAt(i);
+  if (i < end && (c === sep.thousands || c === APOSTROPHE || c === SPACE)) {
+    if (firstGroup > 3) return undefined;
+    integer = s.slice(start, i);
+    while (i < end) {
+      const t = s.charCodeAt(i);
+      if (t !== sep.thousands && t !== APOSTROPHE && t !== SPACE) break;
+      if (!isDigit(s.charCodeAt(i + 1)) || !isDigit(s.charCodeAt(i + 2)) || !isDigit(s.charCodeAt(i + 3)))
+        return undefined;
+      integer += s.slice(i + 1, i + 4);
+      i += 4;
+    }
+  } else integer = s.slice(start, i);
+  let fraction = '';
+  if (i < end) {
+    if (s.charCodeAt(i) !== sep.decimal) return undefined;
+    const from = ++i;
+    while (i < end && isDigit(s.charCodeAt(i))) i++;
+    if (i === from || i < end) return undefined;
+    let last = i;
+    while (last > from && s.charCodeAt(last - 1) === ZERO) last--;
+    fraction = s.slice(from, last);
+  }
+  let lead = 0;
+  while (lead < integer.length - 1 && integer.charCodeAt(lead) === ZERO) lead++;
+  if (lead > 0) integer = integer.slice(lead);
+  const magnitude = fraction ? `${integer}.${fraction}` : integer;
+  return negative && magnitude !== '0' ? `-${magnitude}` : magnitude;
 }
 
 /** True when the number prints back as the same decimal, i.e. nothing was rounded. */

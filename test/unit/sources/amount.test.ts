@@ -93,4 +93,32 @@ describe('parseAmount never flips a sign (issue 18, case 6)', () => {
   ])('reads the one-sign form %s as %s', (text, decimal) => {
     expect(ok(text, ',').decimal).toBe(decimal);
   });
+
+  it('reads bare numbers on its fast path exactly as the general path does', () => {
+    // A trailing currency code sends a cell down the general (regular expression) path; the
+    // alphabet has no letters, so the code is all that differs. A seeded walk over short cells.
+    const alphabet = "0123456789.,' -";
+    let seed = 42;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    let fast = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let text = '';
+      const length = 1 + (next() % 12);
+      for (let i = 0; i < length; i++) text += alphabet[next() % alphabet.length];
+      for (const sep of [',', '.'] as const) {
+        const direct = parseAmount(text, sep);
+        const general = parseAmount(`${text} EUR`, sep);
+        expect({ text, sep, ok: direct.ok }).toEqual({ text, sep, ok: general.ok });
+        if (direct.ok && general.ok) {
+          expect({ text, sep, ...direct.value }).toEqual({ text, sep, ...general.value });
+          fast++;
+        }
+      }
+    }
+    // The walk must reach readable amounts, or it compares only refusals.
+    expect(fast).toBeGreaterThan(2000);
+  });
 });
