@@ -132,13 +132,14 @@ export class RedisRunStore {
   ): Promise<(FirstSeen | undefined)[]> {
     if (records.length === 0) return [];
     const args: (string | number)[] = [this.retentionMs];
-    for (const record of records) {
+    const contents = records.map(contentHash);
+    records.forEach((record, i) => {
       const [a, b] = keyHashes(runKey(kind, record));
       args.push(
         `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`,
-        `${record.line}\t${contentHash(record)}\t${record.file}`,
+        `${record.line}\t${contents[i]}\t${record.file}`,
       );
-    }
+    });
     const reply = await claimScript.call(this.redis, [this.keys.runIds(runId)], args);
     const found: (FirstSeen | undefined)[] = new Array(records.length).fill(undefined);
     const pairs = reply as (number | string)[];
@@ -148,7 +149,7 @@ export class RedisRunStore {
       const [line, content, ...file] = String(pairs[i + 1]).split('\t');
       const first = { file: file.join('\t'), line: Number(line) };
       if (first.file === record.file && first.line === record.line) continue;
-      found[at] = { ...first, sameContent: Number(content) === contentHash(record) };
+      found[at] = { ...first, sameContent: Number(content) === contents[at] };
     }
     return found;
   }
