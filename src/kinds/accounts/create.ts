@@ -7,6 +7,8 @@ import type { AccountDirectory } from './directory.js';
 import { type AccountRecord, createBodyOf } from './payload.js';
 
 const EXTERNAL_ID_TAKEN = 'ACCOUNT_EXTERNAL_ID_ALREADY_EXISTS';
+// No emailHolder step: the holder may be a user of any account, even another partner's, and the
+// service does not say which.
 const EMAIL_TAKEN = 'USER_EMAIL_ALREADY_EXISTS';
 
 const REFUSALS: Record<string, Refusal> = {
@@ -41,7 +43,5 @@ export async function createAccount(
     refind: () => directory.refind(record.externalId),
     id: (account) => account.id,
     existing,
-    // The holder may be a user of any account, even another partner's: the service does not say.
-    emailHolder: (refused) => refused,
   });
 }

@@ -3,7 +3,7 @@ import type { OutcomeFields } from '../../sync/build-outcome.js';
 import type { RecordOutcome } from '../../sync/outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { Refusal } from '../../sync/refusal.js';
-import { updateConfirmed } from '../../sync/writes/confirmed-writes.js';
+import { rereadListed, updateConfirmed } from '../../sync/writes/confirmed-writes.js';
 import type { UpsertOptions } from '../../sync/writes/field-diff.js';
 import { syncListedUpsert } from '../../sync/writes/listed-upsert.js';
 import { createAccount } from './create.js';
@@ -62,11 +62,6 @@ function syncExisting(
     patchOf: (current) => accountPatch(record.payload, current),
     send: (current, patch) => ctx.client.updateAccount(current.id, patch, { signal: ctx.signal }),
     // PATCH sets the name, so an ambiguous one is re-read and compared again instead of resent blindly.
-    reread: async (current) => {
-      const again = await directory.refind(record.externalId);
-      if (again?.id === current.id) return { state: again };
-      const message = `account ${current.id} disappeared from the service while it was being updated; the next run creates it again`;
-      return { outcome: { outcome: 'failed', code: 'ACCOUNT_NOT_FOUND', message } };
-    },
+    reread: rereadListed('account', 'ACCOUNT_NOT_FOUND', () => directory.refind(record.externalId)),
   });
 }

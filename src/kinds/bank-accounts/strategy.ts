@@ -7,7 +7,7 @@ import { firstOfEachExternalId } from '../../sync/first-of-each.js';
 import type { RecordOutcome } from '../../sync/outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { Refusal } from '../../sync/refusal.js';
-import { updateConfirmed } from '../../sync/writes/confirmed-writes.js';
+import { rereadListed, updateConfirmed } from '../../sync/writes/confirmed-writes.js';
 import { changedFields, patchRules, type UpsertOptions } from '../../sync/writes/field-diff.js';
 import { BANK_ACCOUNT_FIELDS } from './fields.js';
 import { ambiguousTarget, createBankAccountConfirmed, listBankAccounts, withExternalId } from './lookup.js';
@@ -115,13 +115,10 @@ export function syncBankAccountsChunk(
         },
         send: (current, patch) =>
           ctx.client.updateBankAccount(ctx.accountId, current.id, patch, { signal: ctx.signal }),
-        reread: async (current) => {
+        reread: rereadListed('bank account', 'BANK_ACCOUNT_NOT_FOUND', async (current) => {
           listed(await listBankAccounts(ctx));
-          const same = accounts.find((a) => a.id === current.id);
-          if (same) return { state: same };
-          const message = `bank account ${current.id} disappeared from the service while it was being updated; the next run creates it again`;
-          return { outcome: { outcome: 'failed', code: 'BANK_ACCOUNT_NOT_FOUND', message } };
-        },
+          return accounts.find((a) => a.id === current.id);
+        }),
       });
     }
   }

@@ -3,7 +3,7 @@ import type { OutcomeFields } from '../../sync/build-outcome.js';
 import type { RecordOutcome } from '../../sync/outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { Refusal } from '../../sync/refusal.js';
-import { updateConfirmed } from '../../sync/writes/confirmed-writes.js';
+import { rereadListed, updateConfirmed } from '../../sync/writes/confirmed-writes.js';
 import { createListed } from '../../sync/writes/create-conflict.js';
 import type { UpsertOptions } from '../../sync/writes/field-diff.js';
 import { syncListedUpsert } from '../../sync/writes/listed-upsert.js';
@@ -83,20 +83,8 @@ export function syncCategoriesChunk(
     find: (tree, record) => tree.find(keyOf(record)),
     id: (category) => category.id,
     existing: (record, category, tree) => syncExisting(record, category, ctx, tree),
-    create: async (record, tree, existing) => {
-      const outcome = await createCategory(record, ctx, tree, existing);
-      const created = tree.find(keyOf(record)) ? undefined : createdCategory(record, outcome);
-      if (created) tree.add(keyOf(record), created);
-      return outcome;
-    },
+    create: (record, tree, existing) => createCategory(record, ctx, tree, existing),
   });
-}
-
-/** The category a create made, for its children (the create's answer is the record's outcome only). */
-function createdCategory(record: CategoryRecord, outcome: OutcomeFields): Category | undefined {
-  if (outcome.outcome !== 'created' || outcome.serviceId === undefined) return undefined;
-  const names = segmentsOf(record.payload.path);
-  return { id: outcome.serviceId, name: names[names.length - 1] ?? '', type: record.payload.type };
 }
 
 function createCategory(
@@ -112,7 +100,12 @@ function createCategory(
   return createListed<Category>(ctx, {
     operation: 'createCategory',
     refusals: REFUSALS,
-    send: () => ctx.client.createCategory(ctx.accountId, body, { signal: ctx.signal }),
+    // The tree learns the new category at once: the chunk's later records may be its children.
+    send: async () => {
+      const created = await ctx.client.createCategory(ctx.accountId, body, { signal: ctx.signal });
+      tree.add(keyOf(record), created);
+      return created;
+    },
     what: 'category',
     listing: "the account's category list",
     named: `path "${keyOf(record)}"`,
@@ -143,12 +136,7 @@ async function syncExisting(
     send: (current, patch) =>
       ctx.client.updateCategory(ctx.accountId, current.id, patch, { signal: ctx.signal }),
     // The type is set, not added, so an ambiguous update is re-read and compared instead of resent blindly.
-    reread: async (current) => {
-      const again = await tree.refind(keyOf(record));
-      if (again?.id === current.id) return { state: again };
-      const message = `category ${current.id} disappeared from the service while it was being updated; the next run creates it again`;
-      return { outcome: { outcome: 'failed', code: 'CATEGORY_NOT_FOUND', message } };
-    },
+    reread: rereadListed('category', 'CATEGORY_NOT_FOUND', () => tree.refind(keyOf(record))),
   });
   // A retyped category's subcategories were retyped with it: the chunk's later records compare with the new types.
   if (outcome.outcome === 'updated') await tree.refind(keyOf(record));

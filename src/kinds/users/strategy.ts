@@ -3,7 +3,7 @@ import type { OutcomeFields } from '../../sync/build-outcome.js';
 import type { RecordOutcome } from '../../sync/outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { Refusal } from '../../sync/refusal.js';
-import { updateConfirmed } from '../../sync/writes/confirmed-writes.js';
+import { rereadListed, updateConfirmed } from '../../sync/writes/confirmed-writes.js';
 import { changedFields, type UpsertOptions } from '../../sync/writes/field-diff.js';
 import { syncListedUpsert } from '../../sync/writes/listed-upsert.js';
 import { createUser } from './create.js';
@@ -64,12 +64,7 @@ async function syncExisting(
     },
     send: (current, patch) => ctx.client.updateUser(ctx.accountId, current.id, patch, { signal: ctx.signal }),
     // PATCH sets fields, so an ambiguous one is re-read and compared again instead of resent blindly.
-    reread: async (current) => {
-      const again = await directory.refind(record.externalId);
-      if (again?.id === current.id) return { state: again };
-      const message = `user ${current.id} disappeared from the service while it was being updated; the next run creates it again`;
-      return { outcome: { outcome: 'failed', code: 'USER_NOT_FOUND', message } };
-    },
+    reread: rereadListed('user', 'USER_NOT_FOUND', () => directory.refind(record.externalId)),
   });
   const note = unchangeableDifferences(record.payload, user, options);
   return note === undefined ? outcome : { ...outcome, message: `${outcome.message}; ${note}` };

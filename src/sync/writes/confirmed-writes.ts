@@ -7,6 +7,24 @@ import { RecheckSchedule } from './recheck.js';
 /** What a re-read after an ambiguous answer found: the target as the service holds it now, or the record's outcome. */
 export type Reread<S> = { state: S } | { outcome: OutcomeFields };
 
+/**
+ * The `reread` of an update whose target is found again by listing: the target as listed when it
+ * still has the same id, else the record fails with `code` (it was deleted while the update was in
+ * flight; the next run creates it again).
+ */
+export function rereadListed<S extends { id: number }>(
+  what: string,
+  code: string,
+  refind: (current: S) => Promise<S | undefined>,
+): (current: S) => Promise<Reread<S>> {
+  return async (current) => {
+    const again = await refind(current);
+    if (again?.id === current.id) return { state: again };
+    const message = `${what} ${current.id} disappeared from the service while it was being updated; the next run creates it again`;
+    return { outcome: { outcome: 'failed', code, message } };
+  };
+}
+
 interface WriteSteps<S> {
   /** Operation name, for the re-check alert. */
   operation: string;
