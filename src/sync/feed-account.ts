@@ -9,7 +9,7 @@ import type { StopReason } from './run-handle.js';
 import { stopFor } from './stop.js';
 
 /** The stop of a feed whose accountExternalId names no account of the partner. */
-export const UNKNOWN_ACCOUNT = 'ACCOUNT_NOT_FOUND';
+const ACCOUNT_NOT_FOUND = 'ACCOUNT_NOT_FOUND';
 
 /** A feed whose account is known (its `accountExternalId` resolved), or why its run stops. */
 export type FeedAccount<F extends Feed> = { feed: F; stop?: undefined } | { feed: F; stop: StopReason };
@@ -52,7 +52,7 @@ export async function resolveFeedAccount<F extends Feed>(
     return {
       feed,
       stop: {
-        code: UNKNOWN_ACCOUNT,
+        code: ACCOUNT_NOT_FOUND,
         exitCode: 2,
         message: `feed ${feed.name}: accountExternalId "${named}" names no customer account of the partner (${accounts.length} listed); provision it with an accounts feed (erp-bridge sync runs accounts feeds first) or correct the key; nothing was sent`,
       },
@@ -75,7 +75,7 @@ export function unprovisionedDryRun(
       warning: string;
     }
   | undefined {
-  if (!dryRun || account.stop?.code !== UNKNOWN_ACCOUNT) return undefined;
+  if (!dryRun || account.stop?.code !== ACCOUNT_NOT_FOUND) return undefined;
   return {
     prepare: (feed) => Promise.resolve(writeSettings(feed)),
     predict: (chunk) => Promise.resolve({ skipped: [], send: [...chunk.records] }),

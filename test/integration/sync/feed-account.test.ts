@@ -19,31 +19,33 @@ const accountOf = (accounts: Iterable<AccountRecord>, externalId: string): Accou
 describe('feed-level accountExternalId (in process)', () => {
   it('an unknown account stops the run before anything is sent; once provisioned, the feed syncs into it', async () => {
     h = await syncHarness();
-    const feeds = tenantFeeds('fa');
+    // One more transaction than a chunk holds: the bank feed runs two chunks (see the last check).
+    const rows = 1001;
+    const feeds = tenantFeeds('fa', rows);
     // A dry run of the sync that will provision it cannot stop here: every record would be sent.
     const dry = await h.run(feeds.bank, true);
     expect(dry.summary.state).not.toBe('stopped');
-    expect(dry.summary.wouldSend).toBe(3);
+    expect(dry.summary.wouldSend).toBe(rows);
     expect(h.requests('listBankAccounts')).toEqual({});
     const early = await h.run(feeds.bank);
     expect(early.summary.state).toBe('stopped');
     expect(early.summary.stopReason).toMatchObject({ code: 'ACCOUNT_NOT_FOUND', exitCode: 2 });
     expect(early.summary.stopReason?.message).toContain('accountExternalId "fa" names no customer account');
-    expect(early.summary.counts).toMatchObject({ created: 0, failed: 3 });
+    expect(early.summary.counts).toMatchObject({ created: 0, failed: rows });
     expect(h.requests('createBankAccount')).toEqual({});
     expect(h.requests('listAccounts')).toEqual({ 200: 2 });
 
     await h.run(feeds.tenants);
     const account = accountOf(h.sandbox.runtime.state.accounts.values(), 'fa');
     const bank = await h.run(feeds.bank);
-    expect(bank.summary.counts).toMatchObject({ created: 3, failed: 0, rejected: 0 });
+    expect(bank.summary.counts).toMatchObject({ created: rows, failed: 0, rejected: 0 });
     expect(bank.summary.accountId).toBe(account.id);
     expect(
       h
         .transactions(account.id)
         .map((t) => t.externalId)
         .sort(),
-    ).toEqual(['T-1', 'T-2', 'T-3']);
+    ).toEqual(Array.from({ length: rows }, (_, i) => `T-${i + 1}`).sort());
     const invoices = await h.run(feeds.invoices);
     expect(invoices.summary.counts).toMatchObject({ created: 3, failed: 0, rejected: 0 });
     expect((await h.stored(account.id, 'invoices')).map((i) => i.externalId).sort()).toEqual([
@@ -51,7 +53,7 @@ describe('feed-level accountExternalId (in process)', () => {
       'INV-2',
       'INV-3',
     ]);
-    // The accounts are listed once per run, not per chunk.
+    // The accounts are listed once per run, not per chunk (the bank feed's run had two).
     expect(h.requests('listAccounts')).toEqual({ 200: 5 });
   });
 
