@@ -1,7 +1,7 @@
 import type { FieldType, KindFields } from '../../kinds/field-spec.js';
 import { ACCOUNT_FIELD } from '../../kinds/field-spec.js';
 import { keyHashes } from '../seen-ids.js';
-import { sameValue } from '../writes/field-diff.js';
+import { comparable, sameValue } from '../writes/field-diff.js';
 
 /** One field a source record and the service disagree on, with both values. */
 export interface FieldDifference {
@@ -9,8 +9,6 @@ export interface FieldDifference {
   source: unknown;
   service: unknown;
 }
-
-const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})(?:T|$)/;
 
 /**
  * The fields a reconcile compares: those the feed maps that the kind sends, less the key and the
@@ -41,8 +39,8 @@ export class Comparison {
   }
 
   /**
-   * A 64-bit digest of the masked fields' values, normalised as sameValue compares them (amounts
-   * and ids as numbers, dates as yyyy-MM-dd, absent as null): equal digests, equal records.
+   * A 64-bit digest of the masked fields' values as sameValue compares them (`comparable`, tagged
+   * by their JS type, so 5 and "5" differ there too): equal digests, equal records.
    */
   digest(values: Readonly<Record<string, unknown>>, mask: number): [number, number] {
     let text = '';
@@ -71,8 +69,7 @@ export class Comparison {
 }
 
 function normalised(type: FieldType | undefined, value: unknown): string {
-  if (value === undefined || value === null) return '\u0000';
-  if (type === 'amount' || type === 'integer') return String(Number(value));
-  if (type === 'date' && typeof value === 'string') return DATE_PREFIX.exec(value)?.[1] ?? value;
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  const c = comparable(type, value);
+  if (c === null) return '\u0000';
+  return typeof c === 'string' ? `s${c}` : `${typeof c}${JSON.stringify(c)}`;
 }

@@ -48,16 +48,20 @@ const dateOf = (value: unknown): unknown =>
   typeof value === 'string' ? (DATE_PREFIX.exec(value)?.[1] ?? value) : value;
 
 /**
- * Whether the record's value and the service's mean the same: absent and null are both "no value";
- * amounts and ids compare as numbers (10.5 and 10.50 are one amount), dates as yyyy-MM-dd.
+ * A value as the record and the service are compared: absent and null are both "no value" (null);
+ * amounts and ids as numbers (10.5 and 10.50 are one amount), dates as yyyy-MM-dd.
  */
+export function comparable(type: FieldType | undefined, value: unknown): unknown {
+  const v = value ?? null;
+  if (v === null) return null;
+  if (type === 'amount' || type === 'integer') return Number(v);
+  if (type === 'date') return dateOf(v);
+  return v;
+}
+
+/** Whether the record's value and the service's mean the same (see comparable). */
 export function sameValue(type: FieldType | undefined, wanted: unknown, held: unknown): boolean {
-  const a = wanted ?? null;
-  const b = held ?? null;
-  if (a === null || b === null) return a === b;
-  if (type === 'amount' || type === 'integer') return Number(a) === Number(b);
-  if (type === 'date') return dateOf(a) === dateOf(b);
-  return a === b;
+  return comparable(type, wanted) === comparable(type, held);
 }
 
 /**

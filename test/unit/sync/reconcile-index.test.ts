@@ -56,4 +56,21 @@ describe('the reconcile comparison', () => {
     ]);
     expect(comparison.digest(edited, mask)).not.toEqual(comparison.digest(source, mask));
   });
+
+  it('the digest says equal exactly when the field comparison finds no difference', () => {
+    const mask = comparison.maskOf({ bookingDate: 'x', amount: 1, purpose: 'x' });
+    const source = { bookingDate: '2026-02-01', amount: 10.5, purpose: '5' };
+    const pairs: Record<string, unknown>[] = [
+      { bookingDate: '2026-02-01T08:00:00Z', amount: '10.50', purpose: '5' },
+      { bookingDate: '2026-02-01', amount: 10.5, purpose: 5 },
+      { bookingDate: '2026-02-01', amount: 10.5, purpose: null },
+      { bookingDate: '2026-02-02', amount: 10.5, purpose: '5' },
+    ];
+    for (const held of pairs) {
+      const equal = comparison.differences(source, held, mask).length === 0;
+      const sameDigest =
+        JSON.stringify(comparison.digest(source, mask)) === JSON.stringify(comparison.digest(held, mask));
+      expect({ held, sameDigest }).toEqual({ held, sameDigest: equal });
+    }
+  });
 });
