@@ -110,6 +110,32 @@ describe('provisioning a tenant from CSV through the in-process runner', () => {
     expect(h.requests('createCategory')).toEqual({ 200: 5 });
   });
 
+  it('a feed with its own accountId: a record naming no account goes there, the others to theirs', async () => {
+    h = await syncHarness();
+    const feeds = provisioningFeeds('own');
+    await h.run(feeds.tenants);
+    const { write } = namedFiles('provision-own');
+    write('users.csv', [
+      'tenant;id;email;first;last;role',
+      'own-a;u-7;u7@own-a.test;Sam;Seven;USER',
+      ';u-8;u8@own.test;Eve;Eight;USER',
+    ]);
+    const mixed = write('users.yaml', [
+      'name: own-users',
+      'accountId: 1002',
+      'kind: users',
+      'source: {path: users.csv, format: csv, delimiter: ";"}',
+      'mapping: {accountExternalId: tenant, externalId: id, email: email, firstName: first, lastName: last, role: role}',
+    ]);
+    const run = await h.run(mixed);
+    expect(run.summary.counts).toMatchObject({ created: 2, failed: 0, rejected: 0 });
+    const state = h.sandbox.runtime.state;
+    expect(usersOf(tenant(state, 'own-a'))).toContain('u-7:USER');
+    expect(usersOf(tenant(state, 'own-a'))).not.toContain('u-8:USER');
+    expect(usersOf(tenant(state, 'demo-2'))).toContain('u-8:USER');
+    expect(usersOf(tenant(state, 'demo-2'))).not.toContain('u-7:USER');
+  });
+
   it('an unknown account fails (retried next run); MAX_USERS_REACHED of one account spares the others', async () => {
     h = await syncHarness();
     const feeds = provisioningFeeds('lim');
