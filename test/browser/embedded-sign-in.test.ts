@@ -180,12 +180,7 @@ describe('embedded sign-in in Chromium', () => {
 
   it('retries once with a fresh token after service:auth-error and the next service:ready', async () => {
     const used = await w.mint();
-    const consumed = await fetch(`${w.sandbox.authUrl}/_sandbox/embedded/exchange`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ initToken: used }),
-    });
-    expect(consumed.status).toBe(200);
+    expect((await w.exchangeDirectly(used)).status).toBe(200);
     const parent = await w.startParent();
     parent.queue.push({ initToken: used });
     const logged = w.logs.app.lines.length;
