@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createFaultInjector, isConfigurableFaults, parseFaultConfig } from './faults.js';
+import { lowerBound } from './handlers/finance-common.js';
 import { sendJson } from './http.js';
 import type { SandboxRuntime } from './runtime.js';
 import { handleEmbedded } from './sso-exchange.js';
@@ -103,8 +104,8 @@ function deleteTransaction(
   const account = runtime.state.accounts.get(accountId);
   if (!account) return fail(404, 'ACCOUNT_NOT_FOUND', `No account ${accountId}`);
   for (const [bankAccountId, list] of account.transactions) {
-    const at = list.findIndex((t) => t.id === transactionId);
-    if (at < 0) continue;
+    const at = lowerBound(list, transactionId, (t) => t.id);
+    if (list[at]?.id !== transactionId) continue;
     const [gone] = list.splice(at, 1);
     if (gone) account.transactionsByExternalId.get(bankAccountId)?.delete(gone.externalId);
     return sendJson(res, 200, { success: true, message: `Transaction ${transactionId} deleted` });

@@ -21,15 +21,13 @@ export interface EmbeddedApp {
   /** {app_url}: http://HOST:PORT/ */
   url: string;
   origin: string;
-  /** The allow-list as it is now. */
-  allowedParents(): string[];
   /** Registers one more parent origin (the CLI's demo page, found only once it listens). */
   allowParent(origin: string): void;
   close(): Promise<void>;
 }
 
 /** `origin` as an exact origin (scheme://host[:port]); a clear error naming it otherwise. */
-export function parseOrigin(origin: string): string {
+function parseOrigin(origin: string): string {
   let parsed: URL | undefined;
   try {
     parsed = new URL(origin);
@@ -133,7 +131,6 @@ export async function startEmbeddedApp(
   return {
     url: `${origin}/`,
     origin,
-    allowedParents: () => [...allowed],
     allowParent: (parent) => void allowed.add(parseOrigin(parent)),
     close: listening.close,
   };

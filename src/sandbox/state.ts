@@ -133,9 +133,10 @@ export interface AccountRecord {
   plans: Map<number, PlanRecord>;
   bankAccounts: Map<number, BankAccountRecord>;
   /**
-   * Transactions by bank account id, each list in id order: ids only grow and transactions are never
-   * deleted one by one, so appending keeps it sorted and a lookup by id binary-searches it (a map by
-   * id made every bulk-created record pay a hash insert). Plus an externalId index per bank account.
+   * Transactions by bank account id, each list in id order: ids only grow and a deletion (the admin
+   * endpoint) splices in place, so appending keeps it sorted and a lookup by id binary-searches it (a
+   * map by id made every bulk-created record pay a hash insert). Plus an externalId index per bank
+   * account.
    */
   transactions: Map<number, TransactionRecord[]>;
   transactionsByExternalId: Map<number, Map<string, TransactionRecord>>;

@@ -77,6 +77,34 @@ describe('embedded sign-in in Chromium', () => {
     for (const frame of page.frames()) expect(await frame.locator('#app').count()).toBe(0);
   });
 
+  it('refuses in the page itself a parent not allow-listed that got the app framed (no frame-ancestors)', async () => {
+    // Past the header (stripped here), the app's script is the one left to refuse: no
+    // service:ready to that parent and no exchange, even for a valid token it sends.
+    await w.context.route(w.app.url, async (route) => {
+      const response = await route.fetch();
+      const { 'content-security-policy': _csp, ...headers } = response.headers();
+      await route.fulfill({ response, headers });
+    });
+    const stranger = await startBareParent();
+    try {
+      const page = await open(`${stranger.url}/?app=${encodeURIComponent(w.app.url)}`);
+      const frame = await appFrame(page, 'refused');
+      expect(await frame.locator('#app').textContent()).toBe(
+        'This portal is not registered for the embedded application.',
+      );
+      const logged = w.logs.app.lines.length;
+      await page.evaluate(
+        `sendToApp({ type: 'service:auth', initToken: ${JSON.stringify(await w.mint())} })`,
+      );
+      await page.waitForTimeout(1_000);
+      expect(await page.evaluate('window.received')).toEqual([]);
+      expect(w.exchanges(logged)).toEqual([]);
+    } finally {
+      await w.context.unrouteAll();
+      await stranger.close();
+    }
+  });
+
   it('answers EXPIRED_TOKEN for a token past its expiry on the sandbox clock', async () => {
     const parent = await w.startParent({ helper: { maxAttempts: 1 } });
     parent.queue.push({ initToken: await w.mint() });
@@ -152,12 +180,7 @@ describe('embedded sign-in in Chromium', () => {
 
   it('retries once with a fresh token after service:auth-error and the next service:ready', async () => {
     const used = await w.mint();
-    const consumed = await fetch(`${w.sandbox.authUrl}/_sandbox/embedded/exchange`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ initToken: used }),
-    });
-    expect(consumed.status).toBe(200);
+    expect((await w.exchangeDirectly(used)).status).toBe(200);
     const parent = await w.startParent();
     parent.queue.push({ initToken: used });
     const logged = w.logs.app.lines.length;
@@ -213,6 +236,11 @@ describe('embedded sign-in in Chromium', () => {
     await page.evaluate(`sendToApp({ type: 'service:auth', initToken: ${JSON.stringify(token)} })`);
     await page.waitForFunction('window.received.length === 2');
     expect(await page.evaluate('window.received[1]')).toEqual({ type: 'service:auth-success' });
+    expect(w.exchanges(logged)).toEqual(['signed-in']);
+    // One exchange per load: a second service:auth, even with a fresh token, gets no answer.
+    await page.evaluate(`sendToApp({ type: 'service:auth', initToken: ${JSON.stringify(await w.mint())} })`);
+    await page.waitForTimeout(1_000);
+    expect(await page.evaluate('window.received.length')).toBe(2);
     expect(w.exchanges(logged)).toEqual(['signed-in']);
   });
 

@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { PartnerClient } from '../../../src/client/index.js';
 import { exampleParentHandler, INIT_TOKEN_HEADERS } from '../../../src/embed/server/index.js';
 import type { EmbeddedApp, SandboxHandle } from '../../../src/sandbox/index.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
+import { ssoHelpers } from '../../integration/sandbox/sso-fixture.js';
 import { type CapturedLogs, captureLogs } from '../../support/log-capture.js';
+import { withSandbox } from '../../support/sandbox.js';
 import { chromiumPath } from './chromium.js';
 
 export interface HelperSettings {
@@ -69,10 +70,13 @@ export function embedWorld() {
   };
   w.pending = [];
   const servers: Server[] = [];
+  let sso: ReturnType<typeof ssoHelpers>;
 
   beforeAll(async () => {
     w.logs = { app: captureLogs(), parent: captureLogs(), client: captureLogs() };
-    w.sandbox = await startSandbox({ port: 0, app: { logger: w.logs.app.logger } });
+    const sb = await withSandbox({ port: 0, app: { logger: w.logs.app.logger } });
+    w.sandbox = sb.sandbox;
+    sso = ssoHelpers(sb);
     if (!w.sandbox.app) throw new Error('the sandbox did not start its embedded application');
     w.app = w.sandbox.app;
     w.client = new PartnerClient(
@@ -132,14 +136,10 @@ export function embedWorld() {
   }
 
   /** Moves the sandbox clock forward (token expiry) through its admin endpoint. */
-  async function advanceClock(ms: number): Promise<void> {
-    const res = await fetch(`${w.sandbox.authUrl}/_sandbox/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advanceMs: ms }),
-    });
-    if (res.status !== 200) throw new Error(`clock advance answered ${res.status}`);
-  }
+  const advanceClock = (ms: number) => sso.advance(ms);
+
+  /** Exchanges a token outside any browser, at the sandbox's own exchange endpoint. */
+  const exchangeDirectly = (initToken: string) => sso.exchange({ initToken });
 
   async function startParent(settings: ParentSettings = {}): Promise<TestParent> {
     const handler = exampleParentHandler({
@@ -177,7 +177,7 @@ export function embedWorld() {
       .map((entry) => entry.outcome)
       .filter((outcome): outcome is string => typeof outcome === 'string');
 
-  return Object.assign(w, { mint, advanceClock, startParent, exchanges });
+  return Object.assign(w, { mint, advanceClock, exchangeDirectly, startParent, exchanges });
 }
 
 export type EmbedWorld = ReturnType<typeof embedWorld>;
