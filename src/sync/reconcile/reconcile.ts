@@ -99,8 +99,6 @@ class Reconciling {
   readonly #files: string[] = [];
   /** List kinds: a rejected or repeated record was met, so the exports must be read again for its line. */
   #reread = false;
-  #matchedKeys = 0;
-  #differentKeys = 0;
 
   constructor(private readonly input: ReconcileInput) {}
 
@@ -128,7 +126,6 @@ class Reconciling {
     const { slot, added } = this.#index.add(this.#keyOf(record));
     if (!added) return this.#write({ ...this.#of(record), verdict: 'duplicate', message: DUPLICATE });
     this.#source(record);
-    this.#index.report(slot);
     const payload = record.payload as Readonly<Record<string, unknown>>;
     if (!held) return this.#write({ ...this.#of(record), verdict: 'missing' });
     const fields = this.input.comparison.differences(
@@ -205,9 +202,7 @@ class Reconciling {
         if (compared || heldBefore !== undefined) continue;
         const same = this.#index.sameDigest(slot, comparison.digest(held.values, this.#index.mask(slot)));
         this.#index.match(slot, same ? STATE.equal : STATE.different, held.id);
-        this.#matchedKeys++;
         if (!same) {
-          this.#differentKeys++;
           if (this.#kept.size < keep) this.#kept.set(slot, held.values);
           continue;
         }
@@ -232,7 +227,8 @@ class Reconciling {
    */
   async linesPass(): Promise<void> {
     const { comparison } = this.input;
-    if (!this.#reread && this.#differentKeys === 0 && this.#matchedKeys === this.#index.size) return;
+    // Only the listing wrote lines so far, an equal one per matched key: all equal means all written.
+    if (!this.#reread && this.#counts.equal === this.#index.size) return;
     for await (const outcomes of this.input.read())
       for (const outcome of outcomes) {
         if (outcome.kind === 'excluded') continue;

@@ -28,7 +28,7 @@ export interface ReconcileSummary {
   stopReason?: StopReason;
 }
 
-export const FIRST_DIFFERENCES = 20;
+const FIRST_DIFFERENCES = 20;
 
 /** Whether the service holds what the exports hold: nothing missing or different. */
 export const stateOf = (result: ReconcileResult): ReconcileSummary['state'] =>
