@@ -2,11 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
-import {
-  keepFirstDifference,
-  type ReconcileReport,
-  type ReconcileSummary,
-} from '../sync/reconcile/summary.js';
+import type { ReconcileReport, ReconcileSummary } from '../sync/reconcile/summary.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
 import type { ReportFiles } from './file-sink.js';
@@ -59,8 +55,6 @@ export const reconcileJsonLine = (line: ReconcileLine, reconcileId: string): str
  * listing meets them, the exports' records in their order), and summary.json, atomically, last.
  */
 export class ReconcileFileSink implements ReconcileReport {
-  readonly firstDifferences: ReconcileLine[] = [];
-
   private constructor(
     readonly files: ReconcileFiles,
     private readonly id: string,
@@ -88,7 +82,6 @@ export class ReconcileFileSink implements ReconcileReport {
   }
 
   async line(line: ReconcileLine): Promise<void> {
-    keepFirstDifference(this.firstDifferences, line);
     await write(this.csv, reconcileCsvLine(line, this.id));
     await write(this.ndjson, reconcileJsonLine(line, this.id));
   }

@@ -22,6 +22,14 @@ export interface ReconcileLine {
   message?: string;
 }
 
+/** A record missing in the service or different from it. */
+export const isDifference = (line: ReconcileLine): boolean =>
+  line.verdict === 'missing' || line.verdict === 'different';
+
+/** A difference at its place in an export: a line `--repair` syncs. */
+export const toRepair = (line: ReconcileLine): line is ReconcileLine & { file: string; line: number } =>
+  isDifference(line) && !!line.file && !!line.line;
+
 /** Where the lines go: files for the CLI (src/report-files/reconcile-files.ts). */
 export interface ReconcileSink {
   line(line: ReconcileLine): Promise<void>;
@@ -328,9 +336,9 @@ class Reconciling {
 
   async #write(line: ReconcileLine): Promise<void> {
     this.#counts[line.verdict]++;
-    if ((line.verdict === 'missing' || line.verdict === 'different') && line.file !== undefined) {
+    if (toRepair(line)) {
       const lines = this.#repair.get(line.file) ?? new Set<number>();
-      lines.add(line.line ?? 0);
+      lines.add(line.line);
       this.#repair.set(line.file, lines);
     }
     await this.input.sink.line(line);
