@@ -1,11 +1,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
 import type { ReconcileReport, ReconcileSummary } from '../sync/reconcile/summary.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
-import type { ReportFiles } from './file-sink.js';
+import { type ReportFiles, reportFiles } from './file-sink.js';
 import { closeStream, write } from './stream-write.js';
 
 export const RECONCILE_COLUMNS = [
@@ -63,14 +62,8 @@ export class ReconcileFileSink implements ReconcileReport {
   ) {}
 
   static async create(reportDir: string, id: string): Promise<ReconcileFileSink> {
-    const dir = join(reportDir, id);
-    await mkdir(dir, { recursive: true });
-    const files = {
-      dir,
-      summary: join(dir, 'summary.json'),
-      csv: join(dir, 'reconcile.csv'),
-      ndjson: join(dir, 'reconcile.ndjson'),
-    };
+    const files = reportFiles(reportDir, id, 'reconcile');
+    await mkdir(files.dir, { recursive: true });
     const sink = new ReconcileFileSink(
       files,
       id,
