@@ -1,11 +1,4 @@
-import {
-  DelayedError,
-  type Job,
-  type JobsOptions,
-  type Queue,
-  UnrecoverableError,
-  WaitingError,
-} from 'bullmq';
+import { DelayedError, type Job, type JobsOptions, type Queue, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -22,6 +15,7 @@ import { RedisCreateClaims } from './create-claims.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
 import { delayUntilSlot, slotOrWaiter, wakeOneWaiter } from './slot-wait.js';
+import { releaseToAnotherWorker } from './worker-steps.js';
 
 /**
  * What a chunk job carries: the chunk without its records, which wait beside it
@@ -137,14 +131,10 @@ export function chunkProcessor(deps: ChunkJobDeps) {
           }),
         takeOver: async () => {
           if (!deps.signal?.aborted) return undefined;
-          // The worker is shutting down past its grace period (worker.ts) and aborted the chunk's
-          // requests. The chunk is released, not failed: failed records would complete the job,
-          // and a plain shutdown would show up as failed records in the run's report. Back to the
-          // queue at once; should that fail, the lock expires and the stalled-job check hands it
-          // on. Another worker replays it; the existence checks make that harmless.
-          logger.warn('worker shutting down: chunk released to another worker');
-          await job.moveToWait(token).catch(() => undefined);
-          throw new WaitingError();
+          // The worker aborted the chunk's requests (worker.ts). Failed records would complete the
+          // job, and a plain shutdown would show up as failed records in the run's report. Another
+          // worker replays it; the existence checks make that harmless.
+          return releaseToAnotherWorker(job, token, logger, 'chunk');
         },
         // Stored outcomes settle the records: a replay from here on finds the batch, not the records.
         stored: () => deps.records.delete(jobId),

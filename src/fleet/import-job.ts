@@ -1,8 +1,7 @@
-import { type Job, type Queue, WaitingChildrenError, WaitingError } from 'bullmq';
+import { type Job, type Queue, WaitingChildrenError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ImportFilePayload, importFileJob } from '../../jobs/import-file.js';
-import { parsePayload } from '../../jobs/job.js';
 import type { Feed, FeedOf } from '../config/feed.js';
 import type { RecordKind } from '../kinds/registry.js';
 import { withLogContext } from '../logging/log-context.js';
@@ -25,6 +24,7 @@ import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import { finishRun } from './finish-run.js';
 import type { RedisRunStore } from './run-store.js';
+import { refusedUnlessValid, releaseToAnotherWorker } from './worker-steps.js';
 
 /**
  * What an import job carries: references only (feed-ref.ts). The feed is named by its file
@@ -90,15 +90,6 @@ export interface ImportJobDeps {
   env?: NodeJS.ProcessEnv;
 }
 
-/** A payload that does not parse (e.g. a feed definition instead of a reference) can never run. */
-function refusedUnlessValid(input: unknown): z.output<typeof ImportJobData> {
-  try {
-    return parsePayload({ name: 'import-file', payload: ImportJobData }, input);
-  } catch (error) {
-    throw new JobRefused((error as Error).message);
-  }
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -109,7 +100,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function importProcessor(deps: ImportJobDeps) {
   return async (job: Job<ImportJobData>, token?: string): Promise<{ records: number }> => {
-    const data = refusedUnlessValid(job.data);
+    const data = refusedUnlessValid({ name: 'import-file', payload: ImportJobData }, job.data);
     const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
     checkExportOf(loaded, data.file, JobRefused);
     // The feed's account by externalId is resolved here, once per job, before anything names it
@@ -138,12 +129,10 @@ export function importProcessor(deps: ImportJobDeps) {
       );
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
-      // The worker is shutting down past its grace period: the import is released, not failed.
       // Another worker reads the file again; chunks already stored are skipped and chunk jobs
-      // already queued keep their ids, so nothing is queued or created twice.
-      logger.warn('worker shutting down: import released to another worker');
-      if (token) await job.moveToWait(token).catch(() => undefined);
-      throw new WaitingError();
+      // already queued keep their ids, so nothing is queued or created twice. Awaited: released
+      // before the location closes.
+      return await releaseToAnotherWorker(job, token, logger, 'import');
     } finally {
       await location.close();
     }

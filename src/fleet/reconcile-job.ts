@@ -1,6 +1,5 @@
-import { type Job, WaitingError } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { parsePayload } from '../../jobs/job.js';
 import { ReconcileFeedPayload } from '../../jobs/reconcile-feed.js';
 import { notReconcilable, reconcileFeedInto } from '../in-process/reconcile-runner.js';
 import { withLogContext } from '../logging/log-context.js';
@@ -9,6 +8,7 @@ import type { ReconcileSummary } from '../sync/reconcile/summary.js';
 import type { Clock } from '../time/clock.js';
 import { JobRefused, resolveFeedRef } from './feed-ref.js';
 import type { RedisReconcileStore } from './reconcile-store.js';
+import { refusedUnlessValid, releaseToAnotherWorker } from './worker-steps.js';
 
 export type ReconcileJobData = ReconcileFeedPayload;
 
@@ -36,12 +36,7 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
     job: Job<ReconcileJobData>,
     token?: string,
   ): Promise<Pick<ReconcileSummary, 'state' | 'counts'>> => {
-    let data: ReconcileFeedPayload;
-    try {
-      data = parsePayload({ name: 'reconcile-feed', payload: ReconcileFeedPayload }, job.data);
-    } catch (error) {
-      throw new JobRefused((error as Error).message);
-    }
+    const data = refusedUnlessValid({ name: 'reconcile-feed', payload: ReconcileFeedPayload }, job.data);
     const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
     const why = notReconcilable(loaded.feed);
     if (why) throw new JobRefused(why);
@@ -67,10 +62,8 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
       return { state: summary.state, counts: summary.counts };
     } catch (error) {
       if (!deps.signal?.aborted) throw error;
-      // Released, not failed: another worker runs the comparison again from the start.
-      logger.warn('worker shutting down: reconcile released to another worker');
-      if (token) await job.moveToWait(token).catch(() => undefined);
-      throw new WaitingError();
+      // Another worker runs the comparison again from the start.
+      return releaseToAnotherWorker(job, token, logger, 'reconcile');
     }
   };
 }

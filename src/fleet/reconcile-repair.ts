@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { toRepair } from '../sync/reconcile/reconcile.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { type AwaitOptions, awaitJob } from './await-job.js';
 import type { ImportJobData } from './import-job.js';
@@ -16,7 +17,7 @@ export async function linesToRepair(
 ): Promise<Map<string, number[]>> {
   const lines = new Map<string, number[]>();
   for await (const line of store.lines(reconcileId)) {
-    if ((line.verdict !== 'missing' && line.verdict !== 'different') || !line.file || !line.line) continue;
+    if (!toRepair(line)) continue;
     const of = lines.get(line.file) ?? [];
     of.push(line.line);
     lines.set(line.file, of);

@@ -1,10 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
-import {
-  keepFirstDifference,
-  type ReconcileReport,
-  type ReconcileSummary,
-} from '../sync/reconcile/summary.js';
+import type { ReconcileReport, ReconcileSummary } from '../sync/reconcile/summary.js';
 import type { FleetKeys } from './keys.js';
 import { deflatedJson, inflatedJson } from './packed-json.js';
 
@@ -36,7 +32,6 @@ export class RedisReconcileStore {
     const linesKey = this.keys.reconcileLines(reconcileId);
     const summaryKey = this.keys.reconcile(reconcileId);
     await this.redis.del(linesKey, summaryKey);
-    const firstDifferences: ReconcileLine[] = [];
     let pending: ReconcileLine[] = [];
     const flush = async () => {
       if (pending.length === 0) return;
@@ -45,9 +40,7 @@ export class RedisReconcileStore {
       await this.redis.multi().rpush(linesKey, batch).pexpire(linesKey, this.retentionMs).exec();
     };
     return {
-      firstDifferences,
       line: async (line: ReconcileLine) => {
-        keepFirstDifference(firstDifferences, line);
         if (line.verdict === 'equal') return;
         pending.push(line);
         if (pending.length >= BATCH) await flush();

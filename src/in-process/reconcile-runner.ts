@@ -19,7 +19,12 @@ import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { Comparison } from '../sync/reconcile/compare.js';
 import { ReconcileRefused } from '../sync/reconcile/held.js';
 import { type ReconcileResult, reconcileRecords, VERDICTS } from '../sync/reconcile/reconcile.js';
-import { type ReconcileReport, type ReconcileSummary, stateOf } from '../sync/reconcile/summary.js';
+import {
+  keepingFirstDifferences,
+  type ReconcileReport,
+  type ReconcileSummary,
+  stateOf,
+} from '../sync/reconcile/summary.js';
 import type { StopReason } from '../sync/run-handle.js';
 import { newRunId } from '../sync/run-id.js';
 import { RunStopError, stopFor } from '../sync/stop.js';
@@ -106,6 +111,7 @@ async function reconcileAt<R extends ReconcileReport>(
   const id = deps.reconcileId ?? newRunId(`${feed.name}-reconcile`, startedAt);
   const logger = deps.logger.child({ reconcileId: id, feed: feed.name, tenant: feed.accountId });
   const sink = await open(id);
+  const firstDifferences = keepingFirstDifferences(sink);
   const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), {
     clock: deps.clock,
   });
@@ -139,7 +145,7 @@ async function reconcileAt<R extends ReconcileReport>(
         ),
         ...(kind.amountField ? { amountField: kind.amountField } : {}),
         read,
-        sink,
+        sink: firstDifferences.sink,
       });
     } catch (error) {
       stop = stopOf(error);
@@ -165,7 +171,7 @@ async function reconcileAt<R extends ReconcileReport>(
     heldWithoutExternalId: result?.heldWithoutExternalId ?? 0,
     excluded: result?.excluded ?? 0,
     controlTotals: result?.controlTotals ?? { source: empty, service: empty },
-    firstDifferences: sink.firstDifferences,
+    firstDifferences: firstDifferences.first,
     ...(stop ? { stopReason: stop } : {}),
   };
   await sink.finish(summary);

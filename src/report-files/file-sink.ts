@@ -60,13 +60,14 @@ export interface ReportFiles {
   ndjson: string;
 }
 
-export function reportFiles(reportDir: string, runId: string): ReportFiles {
-  const dir = join(reportDir, runId);
+/** The report folder of a run (or reconcile, `lines` 'reconcile'): its summary and its lines' two files. */
+export function reportFiles(reportDir: string, id: string, lines = 'outcomes'): ReportFiles {
+  const dir = join(reportDir, id);
   return {
     dir,
     summary: join(dir, 'summary.json'),
-    csv: join(dir, 'outcomes.csv'),
-    ndjson: join(dir, 'outcomes.ndjson'),
+    csv: join(dir, `${lines}.csv`),
+    ndjson: join(dir, `${lines}.ndjson`),
   };
 }
 

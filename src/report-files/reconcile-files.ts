@@ -1,15 +1,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
-import {
-  keepFirstDifference,
-  type ReconcileReport,
-  type ReconcileSummary,
-} from '../sync/reconcile/summary.js';
+import type { ReconcileReport, ReconcileSummary } from '../sync/reconcile/summary.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
-import type { ReportFiles } from './file-sink.js';
+import { type ReportFiles, reportFiles } from './file-sink.js';
 import { closeStream, write } from './stream-write.js';
 
 export const RECONCILE_COLUMNS = [
@@ -59,8 +54,6 @@ export const reconcileJsonLine = (line: ReconcileLine, reconcileId: string): str
  * listing meets them, the exports' records in their order), and summary.json, atomically, last.
  */
 export class ReconcileFileSink implements ReconcileReport {
-  readonly firstDifferences: ReconcileLine[] = [];
-
   private constructor(
     readonly files: ReconcileFiles,
     private readonly id: string,
@@ -69,14 +62,8 @@ export class ReconcileFileSink implements ReconcileReport {
   ) {}
 
   static async create(reportDir: string, id: string): Promise<ReconcileFileSink> {
-    const dir = join(reportDir, id);
-    await mkdir(dir, { recursive: true });
-    const files = {
-      dir,
-      summary: join(dir, 'summary.json'),
-      csv: join(dir, 'reconcile.csv'),
-      ndjson: join(dir, 'reconcile.ndjson'),
-    };
+    const files = reportFiles(reportDir, id, 'reconcile');
+    await mkdir(files.dir, { recursive: true });
     const sink = new ReconcileFileSink(
       files,
       id,
@@ -88,7 +75,6 @@ export class ReconcileFileSink implements ReconcileReport {
   }
 
   async line(line: ReconcileLine): Promise<void> {
-    keepFirstDifference(this.firstDifferences, line);
     await write(this.csv, reconcileCsvLine(line, this.id));
     await write(this.ndjson, reconcileJsonLine(line, this.id));
   }

@@ -7,6 +7,7 @@ import { awaitReconcile, enqueueReconcile } from '../../fleet/reconcile-producer
 import { awaitRun, linesToRepair } from '../../fleet/reconcile-repair.js';
 import { checkReconcilable } from '../../in-process/reconcile-runner.js';
 import type { ReconcileSummary } from '../../sync/reconcile/summary.js';
+import { countsText } from '../counts-text.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type FleetWiring, loadFleetFeeds, withFeedsDir, withFleet } from '../fleet.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
@@ -121,9 +122,8 @@ async function repair(
       print(`  repair run ${run.runId} failed: ${done.failed}\n`);
       continue;
     }
-    const c = done.summary.counts;
     print(
-      `  repair: ${done.summary.state}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed\n  repair run: ${run.runId} (erp-bridge report ${run.runId})\n`,
+      `  repair: ${done.summary.state}: ${countsText(done.summary.counts)}\n  repair run: ${run.runId} (erp-bridge report ${run.runId})\n`,
     );
   }
 }

@@ -6,6 +6,7 @@ import { FileIdentityStore } from '../../in-process/identity-file-store.js';
 import { checkReconcilable, type ReconcileDeps, reconcileFeed } from '../../in-process/reconcile-runner.js';
 import { runFeed } from '../../in-process/runner.js';
 import { systemClock } from '../../time/clock.js';
+import { countsText } from '../counts-text.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { reconcileExitCode, screen } from '../reconcile-screen.js';
@@ -62,9 +63,8 @@ export async function reconcile(feedFiles: string[], flags: ReconcileFlags): Pro
           identity: { store: new FileIdentityStore(flags.reportDir), accept: false },
           onlyLines: run.repair,
         });
-        const c = repaired.summary.counts;
         print(
-          `  repair: ${repaired.summary.state}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed\n  repair report: ${repaired.files.dir}\n`,
+          `  repair: ${repaired.summary.state}: ${countsText(repaired.summary.counts)}\n  repair report: ${repaired.files.dir}\n`,
         );
         run = await reconcileFeed(loaded, deps);
         print(`after the repair:\n${screen(run.summary, `report: ${run.files.dir}`)}`);

@@ -1,3 +1,4 @@
+import { countsText } from '../counts-text.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
@@ -17,10 +18,7 @@ export async function runs(flags: RunsFlags): Promise<ExitCode> {
         );
         continue;
       }
-      const c = summary?.counts;
-      const counts = c
-        ? `${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`
-        : '';
+      const counts = summary ? countsText(summary.counts) : '';
       process.stdout.write(
         `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${summary?.target ? `  -> ${summary.target}` : ''}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}${meta.repairOf ? `  (repair of ${meta.repairOf})` : ''}\n`,
       );

@@ -16,6 +16,7 @@ import { positionOf } from '../../sources/formats/registry.js';
 import { openLocation } from '../../sources/locations/open-location.js';
 import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
+import { countsText } from '../counts-text.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { logFormatOption, logLevelOption } from '../options.js';
@@ -189,7 +190,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
       const target = ` (${summary.target ?? service.target})`;
       const line = summary.dryRun
         ? `${summary.feed}: dry run, ${summary.wouldSend ?? 0} would be sent, ${c.rejected} rejected, ${c.skipped} skipped`
-        : `${summary.feed}: ${summary.state}: ${c.created} created, ${c.updated} updated, ${c.skipped} skipped, ${c.rejected} rejected, ${c.failed} failed`;
+        : `${summary.feed}: ${summary.state}: ${countsText(c)}`;
       const unread = summary.interrupted?.unread
         .map((u) => `\n  not read: ${u.path} after ${positions.get(summary.feed)} ${u.readUpToLine}`)
         .join('');

@@ -105,10 +105,6 @@ export class KeyIndex {
     return this.#flag(slot, REPORTED);
   }
 
-  reported(slot: number): boolean {
-    return ((this.#state[slot] as number) & REPORTED) !== 0;
-  }
-
   /** Marks the key met by the second read; false when it was already (a duplicate in the source). */
   reread(slot: number): boolean {
     return this.#flag(slot, REREAD);

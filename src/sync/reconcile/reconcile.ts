@@ -22,6 +22,14 @@ export interface ReconcileLine {
   message?: string;
 }
 
+/** A record missing in the service or different from it. */
+export const isDifference = (line: ReconcileLine): boolean =>
+  line.verdict === 'missing' || line.verdict === 'different';
+
+/** A difference at its place in an export: a line `--repair` syncs. */
+export const toRepair = (line: ReconcileLine): line is ReconcileLine & { file: string; line: number } =>
+  isDifference(line) && !!line.file && !!line.line;
+
 /** Where the lines go: files for the CLI (src/report-files/reconcile-files.ts). */
 export interface ReconcileSink {
   line(line: ReconcileLine): Promise<void>;
@@ -99,8 +107,6 @@ class Reconciling {
   readonly #files: string[] = [];
   /** List kinds: a rejected or repeated record was met, so the exports must be read again for its line. */
   #reread = false;
-  #matchedKeys = 0;
-  #differentKeys = 0;
 
   constructor(private readonly input: ReconcileInput) {}
 
@@ -128,7 +134,6 @@ class Reconciling {
     const { slot, added } = this.#index.add(this.#keyOf(record));
     if (!added) return this.#write({ ...this.#of(record), verdict: 'duplicate', message: DUPLICATE });
     this.#source(record);
-    this.#index.report(slot);
     const payload = record.payload as Readonly<Record<string, unknown>>;
     if (!held) return this.#write({ ...this.#of(record), verdict: 'missing' });
     const fields = this.input.comparison.differences(
@@ -205,9 +210,7 @@ class Reconciling {
         if (compared || heldBefore !== undefined) continue;
         const same = this.#index.sameDigest(slot, comparison.digest(held.values, this.#index.mask(slot)));
         this.#index.match(slot, same ? STATE.equal : STATE.different, held.id);
-        this.#matchedKeys++;
         if (!same) {
-          this.#differentKeys++;
           if (this.#kept.size < keep) this.#kept.set(slot, held.values);
           continue;
         }
@@ -232,7 +235,8 @@ class Reconciling {
    */
   async linesPass(): Promise<void> {
     const { comparison } = this.input;
-    if (!this.#reread && this.#differentKeys === 0 && this.#matchedKeys === this.#index.size) return;
+    // Only the listing wrote lines so far, an equal one per matched key: all equal means all written.
+    if (!this.#reread && this.#counts.equal === this.#index.size) return;
     for await (const outcomes of this.input.read())
       for (const outcome of outcomes) {
         if (outcome.kind === 'excluded') continue;
@@ -332,9 +336,9 @@ class Reconciling {
 
   async #write(line: ReconcileLine): Promise<void> {
     this.#counts[line.verdict]++;
-    if ((line.verdict === 'missing' || line.verdict === 'different') && line.file !== undefined) {
+    if (toRepair(line)) {
       const lines = this.#repair.get(line.file) ?? new Set<number>();
-      lines.add(line.line ?? 0);
+      lines.add(line.line);
       this.#repair.set(line.file, lines);
     }
     await this.input.sink.line(line);

@@ -1,5 +1,12 @@
 import type { StopReason } from '../run-handle.js';
-import type { ControlTotal, ReconcileLine, ReconcileResult, ReconcileSink, Verdict } from './reconcile.js';
+import {
+  type ControlTotal,
+  isDifference,
+  type ReconcileLine,
+  type ReconcileResult,
+  type ReconcileSink,
+  type Verdict,
+} from './reconcile.js';
 
 /** The JSON summary of a reconcile (summary.json in its report folder). */
 export interface ReconcileSummary {
@@ -28,7 +35,7 @@ export interface ReconcileSummary {
   stopReason?: StopReason;
 }
 
-export const FIRST_DIFFERENCES = 20;
+const FIRST_DIFFERENCES = 20;
 
 /** Whether the service holds what the exports hold: nothing missing or different. */
 export const stateOf = (result: ReconcileResult): ReconcileSummary['state'] =>
@@ -36,13 +43,25 @@ export const stateOf = (result: ReconcileResult): ReconcileSummary['state'] =>
 
 /** Where a reconcile's lines and summary go: the report folder (in process) or Redis (fleet). */
 export interface ReconcileReport extends ReconcileSink {
-  /** The first lines missing or different (keepFirstDifference), for the summary. */
-  readonly firstDifferences: ReconcileLine[];
   finish(summary: ReconcileSummary): Promise<void>;
 }
 
-/** Keeps `line` in `first` when it is missing or different and fewer than FIRST_DIFFERENCES are kept. */
-export function keepFirstDifference(first: ReconcileLine[], line: ReconcileLine): void {
-  if ((line.verdict === 'missing' || line.verdict === 'different') && first.length < FIRST_DIFFERENCES)
-    first.push(line);
+/**
+ * `sink`, and the first FIRST_DIFFERENCES lines missing or different it is given, for the summary:
+ * also those of a reconcile that stops before its result.
+ */
+export function keepingFirstDifferences(sink: ReconcileSink): {
+  sink: ReconcileSink;
+  first: ReconcileLine[];
+} {
+  const first: ReconcileLine[] = [];
+  return {
+    first,
+    sink: {
+      line: (line) => {
+        if (isDifference(line) && first.length < FIRST_DIFFERENCES) first.push(line);
+        return sink.line(line);
+      },
+    },
+  };
 }

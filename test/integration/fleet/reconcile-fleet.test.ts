@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reconcileExitCode } from '../../../src/cli/reconcile-screen.js';
 import { fleetKeys } from '../../../src/fleet/keys.js';
+import { deflatedJson } from '../../../src/fleet/packed-json.js';
 import { awaitReconcile } from '../../../src/fleet/reconcile-producer.js';
 import { linesToRepair } from '../../../src/fleet/reconcile-repair.js';
 import { RECONCILE_COLUMNS } from '../../../src/report-files/reconcile-files.js';
@@ -178,12 +179,18 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     while (!(await fleet.queues.reconciles.getActiveCount()) && Date.now() - started < 5_000)
       await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 300));
+    // Lines an earlier attempt stored (a full batch is stored as it fills): the replay drops them.
+    const [active] = await fleet.queues.reconciles.getActive();
+    const linesKey = fleetKeys(fleet.config.prefix).reconcileLines(String(active?.id));
+    const stale = { verdict: 'missing', file: 'bank.csv', line: 9, externalId: 'STALE' };
+    await fleet.connection.rpush(linesKey, deflatedJson([stale]));
     expect(await first.close(200)).toEqual({ released: true });
     fleet.worker(2);
     const done = await pending;
     if (!('summary' in done)) throw new Error(`reconcile failed: ${done.failed}`);
     expect(done.summary).toMatchObject({ state: 'equal', counts: { equal: 3, missing: 0 } });
     expect(done.summary.stopReason).toBeUndefined();
+    expect(await storedLines(fleet, done.reconcileId)).toEqual([]);
     // Released by the first worker, not failed (which would have used up one of its two attempts).
     const said = logs.entries().map((e) => e.msg);
     expect(said).toContain('worker shutting down: reconcile released to another worker');

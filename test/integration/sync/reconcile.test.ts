@@ -1,10 +1,17 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccountRecord } from '../../../src/sandbox/state.js';
+import { openRecords } from '../../../src/sources/open-records.js';
 import { namedFiles } from '../../support/source-files.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 import { tenantFeeds } from '../../support/tenant-feeds.js';
+
+// Counts the reads of the exports (one openRecords per file and read), behaviour unchanged.
+vi.mock('../../../src/sources/open-records.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/sources/open-records.js')>();
+  return { ...actual, openRecords: vi.fn(actual.openRecords) };
+});
 
 let h: SyncHarness | undefined;
 afterEach(async () => {
@@ -42,7 +49,10 @@ const deleteTransaction = async (harness: SyncHarness, accountId: number, extern
 describe('erp-bridge reconcile (in process)', () => {
   it('reports a synced tenant equal, with both control totals', async () => {
     const { h, feeds } = await provisioned('rc-eq');
+    vi.mocked(openRecords).mockClear();
     const bank = await h.reconcile(feeds.bank);
+    // Every record equal: the lines come from the listing, the one export is read once.
+    expect(openRecords).toHaveBeenCalledTimes(1);
     expect(bank.summary).toMatchObject({
       state: 'equal',
       counts: { equal: 3, missing: 0, different: 0, extra: 0 },
