@@ -14,6 +14,12 @@ const INTERIM_TAGS = new Set(['34F', '13D', '90D', '90C']);
 /** A field longer than this is no MT940 field (at most 6 × 65 characters for `:86:`): a broken file. */
 const MAX_FIELD_CHARS = 64 * 1024;
 
+/**
+ * At most this much entry text (`:61:` and `:86:`, some 10,000 entries) waits for the currency of
+ * a statement that names none before its entries: memory stays bounded whatever the statement's size.
+ */
+export const MAX_HELD_CHARS = 4 * 1024 * 1024;
+
 /** The statement (`:20:` to `-`) an entry belongs to. */
 interface Statement {
   reference?: string;
@@ -24,7 +30,23 @@ interface Statement {
   interim: boolean;
   /** Its booked balances and entries (statement-totals.ts). */
   tally: StatementTally;
+  /**
+   * What it handed out while its currency was not known yet (no balance before its entries), in
+   * file order: its entries wait for a later balance (`:62F:`) to name the currency.
+   */
+  held: Held[];
+  heldChars: number;
+  /** More than MAX_HELD_CHARS waited: its entries are refused until a currency is named. */
+  overflow: boolean;
 }
+
+/** An entry read whole, waiting for its statement's currency; or a problem waiting in file order. */
+type Held = { open: OpenEntry; line: EntryLine; details: EntryDetails } | { problem: number; text: string };
+
+/** The currency a balance (`:60F:`, `:62F:`, `:64:`, `:65:`, ...) names: D/C mark, date YYMMDD, currency. */
+const BALANCE_CURRENCY = /^[CD]\d{6}([A-Z]{3})/;
+/** MT942's number and sum of entries (`:90D:`, `:90C:`): count, currency, amount. */
+const COUNT_CURRENCY = /^\d{1,5}([A-Z]{3})/;
 
 /** A balance field (`:60F:`, `:62M:`, ...): D/C mark, date YYMMDD, currency, amount with a decimal comma. */
 const BALANCE = /^([CD])(\d{6})([A-Z]{3})(\d{1,15},\d*)$/;
@@ -52,14 +74,26 @@ const SWIFT_BLOCKS = /^((?:\{[1-3]:[^}]*\})*)(\{4:)?(.*)$/;
 /** The end of a statement (`-`) or of a SWIFT message (`-}`, maybe with its trailer blocks). */
 const STATEMENT_END = /^-(\}.*)?$/;
 const SWIFT_MESSAGE_TYPE = /\{2:[IO](94[02])/;
+/** A bank's own message header line (Rabobank's `:940:` before the first field). */
+const MESSAGE_TYPE_LINE = /^:(94[02]):$/;
+/** ABN AMRO's header lines before a message: the bank's BIC, the message type, the BIC again. */
+const BIC_LINE = /^[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
+const MESSAGE_TYPE = /^94[02]$/;
+/** The control bytes SWIFT puts around a message: SOH (0x01) before it, ETX (0x03) after it. */
+const SOH = 0x01;
+const ETX = 0x03;
 
 /**
  * Streams the entries of MT940 statements and MT942 interim reports: each `:61:` with its `:86:`
  * is one row, at the line of its `:61:`. Reads with or without SWIFT blocks (`{1:}{2:}{4:}`, the
- * `-}` trailer), line by line as the text comes (memory holds one statement's header and one
- * entry). An entry whose `:61:` does not read (a 30 February, a broken amount) is a problem at
- * its line; the file's other entries are read on. Entries of an MT942 report are pending:
- * `leftOut` unless `includePending`. Balances and unknown fields are not entries and not read.
+ * `-}` trailer) and the framing banks put around a message (SOH/ETX bytes, a `:940:` line, BIC /
+ * message type / BIC lines), line by line as the text comes (memory holds one statement's header
+ * and one entry; entries before their statement names its currency wait for it, up to
+ * MAX_HELD_CHARS). An entry goes out with its own statement's currency or not at all. An entry
+ * whose `:61:` does not read (a 30 February, a broken amount) is a problem at its line, as is the
+ * entry a file ends in (cut short); the file's other entries are read on. Entries of an MT942
+ * report are pending: `leftOut` unless `includePending`. Balances and unknown fields are not
+ * entries and not read.
  */
 export function readMt940(file: string, text: NodeJS.ReadableStream, source: Mt940Source): FormatReading {
   const reader = new Mt940Reader(file, source);
@@ -102,7 +136,7 @@ async function* batchesOf(reader: Mt940Reader, text: NodeJS.ReadableStream): Asy
 class Mt940Reader {
   private lineNo = 0;
   private ready: SourceItem[] = [];
-  private statement: Statement = { interim: false, tally: new StatementTally(1) };
+  private statement: Statement = newStatement(false, 1);
   /** Every MT940 statement read to its end, in file order (an MT942 report has no booked balances). */
   readonly statements: StatementTotals[] = [];
   /** The message type of the SWIFT header before the statement, when there is one. */
@@ -110,8 +144,11 @@ class Mt940Reader {
   private field: Field | undefined;
   private entry: OpenEntry | undefined;
   private brokenTag: { text: string; line: number } | undefined;
-  /** Lines that belong to no field, reported as one problem per run. */
-  private stray: { from: number; to: number } | undefined;
+  /**
+   * Lines that belong to no field, reported as one problem per run, unless the run is a bank's
+   * header (BIC / message type / BIC): its first lines are kept to tell (at most 4).
+   */
+  private stray: { from: number; to: number; texts: string[] } | undefined;
 
   constructor(
     private readonly file: string,
@@ -133,7 +170,26 @@ class Mt940Reader {
       at = this.brokenTag.line;
       this.brokenTag = undefined;
     }
-    const trimmed = text.trim();
+    let trimmed = text.trim();
+    const first = trimmed.charCodeAt(0);
+    const last = trimmed.charCodeAt(trimmed.length - 1);
+    if (first !== SOH && last !== ETX) {
+      this.content(text, trimmed, at);
+      return;
+    }
+    // SOH starts a message (what came before it is complete), ETX ends one: framing, not text.
+    if (first === SOH) this.endStatement();
+    let from = 0;
+    let to = trimmed.length;
+    while (from < to && trimmed.charCodeAt(from) === SOH) from++;
+    while (to > from && trimmed.charCodeAt(to - 1) === ETX) to--;
+    trimmed = trimmed.slice(from, to).trim();
+    this.content(trimmed, trimmed, at);
+    if (last === ETX) this.endStatement();
+  }
+
+  /** A line without its SOH/ETX framing: `trimmed` is `text` without surrounding white space. */
+  private content(text: string, trimmed: string, at: number): void {
     if (trimmed === '') return;
     const header = SWIFT_BLOCKS.exec(trimmed);
     if (header && (header[1] !== '' || header[2] !== undefined)) {
@@ -143,6 +199,13 @@ class Mt940Reader {
       this.endStatement();
       const after = (header[3] ?? '').trim();
       if (after !== '') this.textLine(after, at);
+      return;
+    }
+    const messageType = MESSAGE_TYPE_LINE.exec(trimmed)?.[1];
+    if (messageType !== undefined) {
+      // A bank's header line (`:940:`) starts a message, like a SWIFT header.
+      this.headerInterim = messageType === '942';
+      this.endStatement();
       return;
     }
     // The trailer of a SWIFT message (checksums) carries nothing of the statement.
@@ -182,7 +245,9 @@ class Mt940Reader {
     }
     const field = this.field;
     if (!field) {
-      this.stray = this.stray ? { from: this.stray.from, to: at } : { from: at, to: at };
+      if (!this.stray) this.stray = { from: at, to: at, texts: [] };
+      this.stray.to = at;
+      if (this.stray.texts.length < 4) this.stray.texts.push(text.trim());
       return;
     }
     field.chars += text.length;
@@ -203,6 +268,18 @@ class Mt940Reader {
   end(): void {
     if (this.brokenTag) this.textLine(this.brokenTag.text, this.brokenTag.line);
     this.brokenTag = undefined;
+    this.closeField();
+    const cut = this.entry;
+    if (cut) {
+      // The file ends in an entry, before its statement's closing balance or end: a file cut
+      // short ends like that, so the entry may lack the rest of its :86: (or of its amount).
+      this.entry = undefined;
+      cut.statement.tally.unreadableEntry();
+      this.problem(
+        cut.line,
+        'the file ends in the entry of this :61:, before its statement’s closing balance (:62F:) or end (-): the file may be cut short here, so the entry may be incomplete; it is not read',
+      );
+    }
     this.endStatement();
     this.endStray();
   }
@@ -215,6 +292,11 @@ class Mt940Reader {
 
   /** Files the statement read so far (when it has figures) and starts the next at `line`. */
   private nextStatement(line: number): void {
+    // Entries still waiting: their statement named no currency at all.
+    this.release(
+      this.statement,
+      'its statement names no currency: no balance (:60F:, :62F:, :64:) nor :34F: gives one',
+    );
     const { tally, interim, reference, number, account, currency } = this.statement;
     if (!interim && tally.hasFigures()) {
       tally.set({
@@ -224,13 +306,19 @@ class Mt940Reader {
       });
       this.statements.push(tally.figures);
     }
-    this.statement = { interim: this.headerInterim, tally: new StatementTally(line) };
+    this.statement = newStatement(this.headerInterim, line);
   }
 
   private endStray(): void {
     if (!this.stray) return;
-    const { from, to } = this.stray;
+    const { from, to, texts } = this.stray;
     this.stray = undefined;
+    const [sender = '', type = '', receiver = ''] = texts;
+    if (texts.length === 3 && BIC_LINE.test(sender) && MESSAGE_TYPE.test(type) && BIC_LINE.test(receiver)) {
+      // The bank's header lines before a message (ABN AMRO): framing, not text.
+      this.headerInterim = type === '942';
+      return;
+    }
     this.problem(
       from,
       `${from === to ? `line ${from} is` : `lines ${from}-${to} are`} not part of an MT940 field: expected a field tag such as :20: or :61: at the start of a line`,
@@ -269,14 +357,18 @@ class Mt940Reader {
       case '62F':
       case '62M':
         this.noteBalance(field.tag.startsWith('60') ? 'opening' : 'closing', value);
-        statement.currency ??= /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1];
+        this.currencyOf(BALANCE_CURRENCY.exec(value)?.[1]);
         break;
       case '64':
-        // A balance: D/C mark, date YYMMDD, currency.
-        statement.currency ??= /^[CD]\d{6}([A-Z]{3})/.exec(value)?.[1];
+      case '65':
+        this.currencyOf(BALANCE_CURRENCY.exec(value)?.[1]);
         break;
       case '34F':
-        statement.currency ??= /^([A-Z]{3})/.exec(value)?.[1];
+        this.currencyOf(/^([A-Z]{3})/.exec(value)?.[1]);
+        break;
+      case '90D':
+      case '90C':
+        this.currencyOf(COUNT_CURRENCY.exec(value)?.[1]);
         break;
       case '61':
         this.entry = { line: field.line, entry: field.lines, statement };
@@ -299,7 +391,46 @@ class Mt940Reader {
       return;
     }
     const details = readDetails(open.details ?? []);
-    this.ready.push({ kind: 'row', row: this.row(open, line.value, details) });
+    const { statement } = open;
+    if (statement.currency !== undefined) {
+      this.ready.push({ kind: 'row', row: this.row(open, line.value, details) });
+      return;
+    }
+    if (statement.overflow) {
+      this.problem(open.line, noCurrency(HELD_TOO_LONG, statement));
+      return;
+    }
+    statement.held.push({ open, line: line.value, details });
+    statement.heldChars += textLength(open.entry) + textLength(open.details ?? []);
+    if (statement.heldChars > MAX_HELD_CHARS) {
+      this.release(statement, HELD_TOO_LONG);
+      statement.overflow = true;
+    }
+  }
+
+  /** The statement's currency, once a field names it: the entries waiting for it go out. */
+  private currencyOf(code: string | undefined): void {
+    const statement = this.statement;
+    if (code === undefined || statement.currency !== undefined) return;
+    statement.currency = code;
+    this.release(statement, undefined);
+  }
+
+  /**
+   * Hands out what waited, in file order: entries as rows once the currency is known, or each
+   * refused at its line with `refusal` when it cannot be known.
+   */
+  private release(statement: Statement, refusal: string | undefined): void {
+    const held = statement.held;
+    if (held.length === 0) return;
+    statement.held = [];
+    statement.heldChars = 0;
+    for (const item of held) {
+      if ('problem' in item) this.ready.push(this.problemItem(item.problem, item.text));
+      else if (refusal === undefined)
+        this.ready.push({ kind: 'row', row: this.row(item.open, item.line, item.details) });
+      else this.ready.push(this.problemItem(item.open.line, noCurrency(refusal, statement)));
+    }
   }
 
   private row(open: OpenEntry, line: EntryLine, details: EntryDetails): SourceRow {
@@ -379,7 +510,28 @@ class Mt940Reader {
     });
   }
 
+  /** A problem goes out in file order: after the entries still waiting for their currency. */
   private problem(line: number, problem: string): void {
-    this.ready.push({ kind: 'problem', problem: { file: this.file, line, problem } });
+    if (this.statement.held.length > 0) this.statement.held.push({ problem: line, text: problem });
+    else this.ready.push(this.problemItem(line, problem));
+  }
+
+  private problemItem(line: number, problem: string): SourceItem {
+    return { kind: 'problem', problem: { file: this.file, line, problem } };
   }
 }
+
+const HELD_TOO_LONG = `its statement names no currency before more than ${MAX_HELD_CHARS / 1024 / 1024} MB of entries (no opening balance :60F:)`;
+
+const noCurrency = (reason: string, statement: Statement): string =>
+  `${reason} (statement from line ${statement.tally.figures.line}), and an entry is never sent in an assumed currency; the entry is not read`;
+
+const newStatement = (interim: boolean, line: number): Statement => ({
+  interim,
+  tally: new StatementTally(line),
+  held: [],
+  heldChars: 0,
+  overflow: false,
+});
+
+const textLength = (lines: readonly string[]): number => lines.reduce((sum, line) => sum + line.length, 0);
