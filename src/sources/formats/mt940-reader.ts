@@ -521,7 +521,7 @@ class Mt940Reader {
   }
 }
 
-const HELD_TOO_LONG = `its statement names no currency before more than ${MAX_HELD_CHARS / 1024 / 1024} MB of entries (no opening balance :60F:)`;
+const HELD_TOO_LONG = `its statement names no currency before more than ${MAX_HELD_CHARS / 1024 / 1024} MiB of entry text (no opening balance :60F:)`;
 
 const noCurrency = (reason: string, statement: Statement): string =>
   `${reason} (statement from line ${statement.tally.figures.line}), and an entry is never sent in an assumed currency; the entry is not read`;

@@ -212,7 +212,7 @@ describe('an mt940 entry goes out with its own statement’s currency, or not at
     expect(problems).toHaveLength(count);
     expect(problems[0]).toEqual({
       problem: 2,
-      text: 'its statement names no currency before more than 4 MB of entries (no opening balance :60F:) (statement from line 1), and an entry is never sent in an assumed currency; the entry is not read',
+      text: 'its statement names no currency before more than 4 MiB of entry text (no opening balance :60F:) (statement from line 1), and an entry is never sent in an assumed currency; the entry is not read',
     });
     expect(problems.map((p) => ('problem' in p ? p.problem : 0))).toEqual(
       Array.from({ length: count }, (_, i) => 2 + 7 * i),
