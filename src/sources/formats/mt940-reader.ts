@@ -201,7 +201,8 @@ class Mt940Reader {
       if (after !== '') this.textLine(after, at);
       return;
     }
-    const messageType = MESSAGE_TYPE_LINE.exec(trimmed)?.[1];
+    // (Only a line of five characters can be one: no regular expression on every line.)
+    const messageType = trimmed.length === 5 ? MESSAGE_TYPE_LINE.exec(trimmed)?.[1] : undefined;
     if (messageType !== undefined) {
       // A bank's header line (`:940:`) starts a message, like a SWIFT header.
       this.headerInterim = messageType === '942';
