@@ -15,9 +15,11 @@ const INTERIM_TAGS = new Set(['34F', '13D', '90D', '90C']);
 const MAX_FIELD_CHARS = 64 * 1024;
 
 /**
- * At most this much entry text (`:61:` and `:86:`, some 10,000 entries) waits for the currency of
- * a statement that names none before its entries: memory stays bounded whatever the statement's size.
+ * At most this many entries, and this much of their text (`:61:` and `:86:`), wait for the
+ * currency of a statement that names none before its entries: memory stays bounded whatever the
+ * statement's size (each waiting entry is also its read fields, some hundreds of bytes).
  */
+export const MAX_HELD_ENTRIES = 10_000;
 export const MAX_HELD_CHARS = 4 * 1024 * 1024;
 
 /** The statement (`:20:` to `-`) an entry belongs to. */
@@ -36,7 +38,7 @@ interface Statement {
    */
   held: Held[];
   heldChars: number;
-  /** More than MAX_HELD_CHARS waited: its entries are refused until a currency is named. */
+  /** More than MAX_HELD_ENTRIES or MAX_HELD_CHARS waited: its entries are refused until a currency is named. */
   overflow: boolean;
 }
 
@@ -89,7 +91,7 @@ const ETX = 0x03;
  * `-}` trailer) and the framing banks put around a message (SOH/ETX bytes, a `:940:` line, BIC /
  * message type / BIC lines), line by line as the text comes (memory holds one statement's header
  * and one entry; entries before their statement names its currency wait for it, up to
- * MAX_HELD_CHARS). An entry goes out with its own statement's currency or not at all. An entry
+ * MAX_HELD_ENTRIES and MAX_HELD_CHARS). An entry goes out with its own statement's currency or not at all. An entry
  * whose `:61:` does not read (a 30 February, a broken amount) is a problem at its line, as is the
  * entry a file ends in (cut short); the file's other entries are read on. Entries of an MT942
  * report are pending: `leftOut` unless `includePending`. Balances and unknown fields are not
@@ -403,7 +405,7 @@ class Mt940Reader {
     }
     statement.held.push({ open, line: line.value, details });
     statement.heldChars += textLength(open.entry) + textLength(open.details ?? []);
-    if (statement.heldChars > MAX_HELD_CHARS) {
+    if (statement.held.length > MAX_HELD_ENTRIES || statement.heldChars > MAX_HELD_CHARS) {
       this.release(statement, HELD_TOO_LONG);
       statement.overflow = true;
     }
@@ -522,7 +524,7 @@ class Mt940Reader {
   }
 }
 
-const HELD_TOO_LONG = `its statement names no currency before more than ${MAX_HELD_CHARS / 1024 / 1024} MiB of entry text (no opening balance :60F:)`;
+const HELD_TOO_LONG = `its statement names no currency before more than ${MAX_HELD_ENTRIES.toLocaleString('en')} entries or ${MAX_HELD_CHARS / 1024 / 1024} MiB of entry text (no opening balance :60F:)`;
 
 const noCurrency = (reason: string, statement: Statement): string =>
   `${reason} (statement from line ${statement.tally.figures.line}), and an entry is never sent in an assumed currency; the entry is not read`;

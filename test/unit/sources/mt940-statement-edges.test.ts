@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_HELD_CHARS } from '../../../src/sources/formats/mt940-reader.js';
+import { MAX_HELD_CHARS, MAX_HELD_ENTRIES } from '../../../src/sources/formats/mt940-reader.js';
 import { Mt940Source } from '../../../src/sources/formats/mt940-source.js';
 import { readSource } from '../../../src/sources/formats/registry.js';
 import type { StatementTotals } from '../../../src/sources/formats/statement-totals.js';
@@ -194,31 +194,47 @@ describe('an mt940 entry goes out with its own statement’s currency, or not at
     ]);
   });
 
-  it('holds at most MAX_HELD_CHARS of entries waiting for a currency: past it they are refused, each at its line', async () => {
-    const purpose = `:86:166?20SVWZ+${'x'.repeat(50)}\n${Array.from({ length: 5 }, () => 'y'.repeat(65)).join('\n')}`;
-    const entry = `:61:2601050105C1,00NTRFNONREF\n${purpose}`;
-    // The entry's text after its tags, as the reader counts it.
-    const held = entry.replace(/:61:|:86:|\n/g, '').length;
-    const count = Math.floor(MAX_HELD_CHARS / held) + 10;
-    const text = [
-      ':20:A',
-      ...Array.from({ length: count }, () => entry),
-      ':62F:C260131CHF0,00',
-      '-',
-      ...statement('B', credit('B1')),
-    ].join('\n');
-    const { items } = await read(text, 64 * 1024);
-    const problems = items.filter((i) => 'problem' in i);
-    expect(problems).toHaveLength(count);
-    expect(problems[0]).toEqual({
-      problem: 2,
-      text: 'its statement names no currency before more than 4 MiB of entry text (no opening balance :60F:) (statement from line 1), and an entry is never sent in an assumed currency; the entry is not read',
-    });
-    expect(problems.map((p) => ('problem' in p ? p.problem : 0))).toEqual(
-      Array.from({ length: count }, (_, i) => 2 + 7 * i),
-    );
-    expect(items.at(-1)).toEqual({ row: 7 * count + 8, amount: '1.00', currency: 'EUR', purpose: 'B1' });
-  });
+  /** Long entries (`:86:` of 60 lines: the text cap comes first) and bare `:61:` lines (the count cap). */
+  const longEntry = `:61:2601050105C1,00NTRFNONREF\n:86:166?20SVWZ+${'x'.repeat(50)}\n${Array.from({ length: 59 }, () => 'y'.repeat(65)).join('\n')}`;
+  const shortEntry = ':61:2601050105C1,00NTRFNONREF';
+  it.each([
+    [
+      'MAX_HELD_CHARS',
+      longEntry,
+      Math.floor(MAX_HELD_CHARS / longEntry.replace(/:61:|:86:|\n/g, '').length) + 10,
+    ],
+    ['MAX_HELD_ENTRIES', shortEntry, MAX_HELD_ENTRIES + 10],
+  ])(
+    'holds at most %s waiting for a currency: past it the entries are refused, each at its line',
+    async (_, entry, count) => {
+      expect(count).toBeLessThan(MAX_HELD_ENTRIES + 11);
+      expect(count * entry.length).toBeLessThan(MAX_HELD_CHARS * 1.1);
+      const lines = entry.split('\n').length;
+      const text = [
+        ':20:A',
+        ...Array.from({ length: count }, () => entry),
+        ':62F:C260131CHF0,00',
+        '-',
+        ...statement('B', credit('B1')),
+      ].join('\n');
+      const { items } = await read(text, 64 * 1024);
+      const problems = items.filter((i) => 'problem' in i);
+      expect(problems).toHaveLength(count);
+      expect(problems[0]).toEqual({
+        problem: 2,
+        text: 'its statement names no currency before more than 10,000 entries or 4 MiB of entry text (no opening balance :60F:) (statement from line 1), and an entry is never sent in an assumed currency; the entry is not read',
+      });
+      expect(problems.map((p) => ('problem' in p ? p.problem : 0))).toEqual(
+        Array.from({ length: count }, (_, i) => 2 + lines * i),
+      );
+      expect(items.at(-1)).toEqual({
+        row: lines * count + 8,
+        amount: '1.00',
+        currency: 'EUR',
+        purpose: 'B1',
+      });
+    },
+  );
 });
 
 describe('an mt940 file that ends in an entry is cut short: that entry is refused', () => {
