@@ -109,19 +109,39 @@ describe('mt940 framing around messages is left out without a problem', () => {
     ]);
   });
 
-  it('the bank’s BIC / message type / BIC lines before each message (ABN AMRO)', async () => {
+  it('the bank’s BIC / message type / BIC lines before each message (ABN AMRO); `942` there makes the entries pending', async () => {
     const header = ['ABNANL2A', '940', 'ABNANL2A'];
     const text = [
       ...header,
       ...statement('A', credit('A1')),
       ...header,
       ...statement('B', credit('B1')),
+      'ABNANL2AXXX',
+      '942',
+      'ABNANL2A',
+      ...statement('C', credit('C1'), ':34F:EURC0,00', ['-']),
       '',
     ].join('\r\n');
     const { items } = await read(text);
     expect(items).toEqual([
       { row: 8, amount: '1.00', currency: 'EUR', purpose: 'A1' },
       { row: 19, amount: '1.00', currency: 'EUR', purpose: 'B1' },
+      { row: 30, amount: '1.00', currency: 'EUR', purpose: 'C1', pending: true },
+    ]);
+  });
+
+  it('SOH before SWIFT blocks and ETX after the `-}` trailer, on the same lines', async () => {
+    const text = [
+      '\x01{1:F01BREXPLPWAXXX0000000000}{2:O9401200170119BREXPLPWAXXX00000000001701191200N}{4:',
+      ...statement('A', credit('A1')).slice(0, -1),
+      '-}{5:{CHK:0123456789AB}}\x03',
+      '\x01{1:F01BREXPLPWAXXX0000000000}{2:O9421200170119BREXPLPWAXXX00000000001701191200N}{4:',
+      ...statement('B', credit('B1'), ':34F:EURC0,00', []),
+      '-}\x03',
+    ].join('\r\n');
+    expect((await read(text)).items).toEqual([
+      { row: 6, amount: '1.00', currency: 'EUR', purpose: 'A1' },
+      { row: 15, amount: '1.00', currency: 'EUR', purpose: 'B1', pending: true },
     ]);
   });
 
