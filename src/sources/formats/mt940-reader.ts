@@ -24,6 +24,8 @@ export const MAX_HELD_CHARS = 4 * 1024 * 1024;
 
 /** The statement (`:20:` to `-`) an entry belongs to. */
 interface Statement {
+  /** The line it starts at. */
+  line: number;
   reference?: string;
   related?: string;
   account?: string;
@@ -527,9 +529,10 @@ class Mt940Reader {
 const HELD_TOO_LONG = `its statement names no currency before more than ${MAX_HELD_ENTRIES.toLocaleString('en')} entries or ${MAX_HELD_CHARS / 1024 / 1024} MiB of entry text (no opening balance :60F:)`;
 
 const noCurrency = (reason: string, statement: Statement): string =>
-  `${reason} (statement from line ${statement.tally.figures.line}), and an entry is never sent in an assumed currency; the entry is not read`;
+  `${reason} (statement from line ${statement.line}), and an entry is never sent in an assumed currency; the entry is not read`;
 
 const newStatement = (interim: boolean, line: number): Statement => ({
+  line,
   interim,
   tally: new StatementTally(line),
   held: [],
