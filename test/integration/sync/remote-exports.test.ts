@@ -173,4 +173,17 @@ describe('exports in an S3 bucket (s3rver on loopback), synced through the sandb
         .sort(),
     ).toEqual(['B1-1', 'B1-2', 'B2-1', 'B2-2']);
   });
+
+  it('afterRun: move puts a key into the default folder beside it (docs/locations.md), not a copy of its path', async () => {
+    await s3.put('moving/acme/bank-1.csv', csvExport('M1', 2));
+    const location = `{type: s3, bucket: exports, region: eu-central-1, endpoint: "${s3.endpoint}", forcePathStyle: true}`;
+    const feed = feedFile('s3-move', location, 'moving/acme/bank-*.csv', ['arrival: immediate', 'afterRun: move']);
+    const run = await h.run(feed);
+    expect(run.summary.counts).toMatchObject({ created: 2, failed: 0 });
+    const copied = (await s3.requests())
+      .filter((r) => r.method === 'PUT' && new URL(r.url, s3.endpoint).pathname.startsWith('/exports/moving/'))
+      .map((r) => new URL(r.url, s3.endpoint).pathname)
+      .filter((path) => path !== '/exports/moving/acme/bank-1.csv'); // the test's own put
+    expect(copied).toEqual(['/exports/moving/acme/processed/bank-1.csv']);
+  });
 });
