@@ -209,7 +209,11 @@ export async function importFile<K extends RecordKind>(
   const statements = readStatements(stream.statements(), stopped !== undefined);
   return {
     file: name,
-    sha256: await stream.sha256,
+    // A file whose location failed was not read to its end: no fingerprint of its whole content.
+    sha256: await stream.sha256.catch((error: unknown) => {
+      if (stopped && !(error instanceof FileStopError)) return `(not read to the end: ${stopped.code})`;
+      throw error;
+    }),
     records,
     chunks,
     ...(encoding ? { encoding } : {}),

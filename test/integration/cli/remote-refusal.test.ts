@@ -1,8 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/sync/report/summary.js';
 import { type CliRun, cliSandboxPerFile, runCli } from '../../support/cli-run.js';
+import { testRedis } from '../../support/redis.js';
 import { S3RVER_CREDENTIALS, type S3TestServer, startS3Server } from '../../support/s3-server.js';
 import { type SshdServer, sshdMissing, startSshdServer } from '../../support/sshd-server.js';
 
@@ -16,6 +25,8 @@ const ACCOUNT = 1001;
 const KEY_ENV = 'ERP_BRIDGE_TEST_SFTP_KEY';
 const PASSWORD_ENV = 'ERP_BRIDGE_TEST_SFTP_PASSWORD';
 const { work, sandbox, env } = cliSandboxPerFile('remote-refusal');
+const redis = testRedis();
+afterAll(() => redis.cleanup());
 
 function csvExport(tag: string, rows: number): string {
   const lines = ['Buchungstag;Betrag;Verwendungszweck;Referenz'];
@@ -133,6 +144,31 @@ describe.skipIf(skipSftp !== undefined)('a refusing SFTP location in a sync of s
     expect(unset.code).toBe(2);
     expectRefused(unset, 'sftp-wrong-password', 'SECRET_MISSING', 2);
     expectHealthy(unset, 'H3', 30);
+  }, 60_000);
+
+  it('enqueue: the refused feed is named and not enqueued (exit 3), the other feed is enqueued', async () => {
+    const wrongKey = keyed.replace(server.hostKey, `SHA256:${'C'.repeat(43)}`);
+    // The fleet reads feeds from its feed directory: both feed files in one.
+    const feedsDir = mkdtempSync(join(work, 'fleet-feeds-'));
+    const inFeeds = (file: string) => {
+      const to = join(feedsDir, `${basename(dirname(file))}.yaml`);
+      copyFileSync(file, to);
+      return to;
+    };
+    const refused = inFeeds(feedFile('sftp-enqueue-refused', `${server.root}/in/*.csv`, wrongKey));
+    const healthy = inFeeds(healthyFeed('H6', 5));
+    const ran = await runCli(['enqueue', refused, healthy], {
+      REDIS_URL: redis.url,
+      ERP_BRIDGE_QUEUE_PREFIX: redis.newPrefix(),
+      ERP_BRIDGE_FEEDS_DIR: feedsDir,
+      [KEY_ENV]: server.privateKey,
+    });
+    expect(`${ran.stdout}${ran.stderr}`).not.toContain('unexpected error');
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toContain('sftp-enqueue-refused: not enqueued:');
+    expect(ran.stderr).toContain('(HOST_KEY_MISMATCH)');
+    expect(ran.stdout).toMatch(/^healthy-h6: \S+bank\.csv: enqueued \(\w+\) as run /m);
+    expect(ran.stdout).not.toContain('sftp-enqueue-refused');
   }, 60_000);
 
   it('reconcile: the refused feed stops (exit 3), the other feed is compared', async () => {

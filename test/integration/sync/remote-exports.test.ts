@@ -119,6 +119,29 @@ describe.skipIf(skipSftp !== undefined)(
           [false, 'already imported'],
         ]);
       });
+
+      it('a worker without the secret variable stops the run (exit 2, SECRET_MISSING) with its summary', async () => {
+        const inbox = join(server.root, 'fleet-no-secret');
+        mkdirSync(inbox, { recursive: true });
+        writeFileSync(join(inbox, 'bank-1.csv'), csvExport('N1', 3));
+        const feed = feedFile('sftp-fleet-no-secret', location, `${inbox}/bank-*.csv`, [
+          'arrival: immediate',
+        ]);
+        const fleet = world.start();
+        // Enqueued where the key is set; the worker, whose environment lacks it, must read the file.
+        const [run] = await fleet.enqueue(feed);
+        delete process.env[KEY_ENV];
+        try {
+          fleet.worker(2);
+          const summary = await fleet.finished(String(run?.runId));
+          expect(summary.state).toBe('stopped');
+          expect(summary.stopReason).toMatchObject({ code: 'SECRET_MISSING', exitCode: 2 });
+          expect(summary.stopReason?.message).toContain(KEY_ENV);
+          expect(summary.counts.created).toBe(0);
+        } finally {
+          process.env[KEY_ENV] = server.privateKey;
+        }
+      });
     });
   },
 );
