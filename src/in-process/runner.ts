@@ -23,7 +23,7 @@ import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { executeChunk } from '../sync/execute-chunk.js';
 import { resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
-import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
+import { checkIdentity, countDerivedIds, type IdentityStore, keepIdentity } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
@@ -229,7 +229,6 @@ async function runFeedAt(
     (deps.identity &&
       (await checkIdentity(feed, deps.identity.store, {
         accept: deps.identity.accept,
-        dryRun,
         countDerived: () => countDerivedIds(feed, paths, openAt),
         logger,
       })));
@@ -293,6 +292,13 @@ async function runFeedAt(
   });
 
   await run.report.finish(summary);
+  if (deps.identity)
+    await keepIdentity(feed, deps.identity.store, summary).catch((error: unknown) =>
+      logger.error(
+        { err: error },
+        "could not store the feed's identity settings; its next run compares with the old ones",
+      ),
+    );
   // Only now, with the outcomes and the summary written: a file moved or deleted before could
   // not be read again by the run that has to repeat its records. An interrupted run leaves its
   // files (some not read to the end), a dry run changes nothing.
