@@ -14,7 +14,7 @@ import type { ChunkSettings } from './chunk-settings.js';
 import type { RecordOutcome } from './outcome.js';
 import type { Prediction } from './predict.js';
 import { balanceCandidates, type ReadStatements, statementWarnings } from './report/statement-report.js';
-import type { RunHandle } from './run-handle.js';
+import type { RunHandle, StopReason } from './run-handle.js';
 import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
 
 export interface ImportPorts {
@@ -171,7 +171,7 @@ export async function importFile<K extends RecordKind>(
   };
   const chunker = new Chunker<RecordOf<K>>();
   let layoutStopped = false;
-  let stopped: ReadStop | undefined;
+  let stopped: StopReason | undefined;
   for await (const batch of untilFileStop(stream.batches, (error) => (stopped = error))) {
     // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
     // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
@@ -237,16 +237,13 @@ function readStatements(
   };
 }
 
-/** Why reading a file ended early, as the run's stop. */
-type ReadStop = { code: string; message: string; exitCode: 1 | 2 | 3 };
-
 /**
  * The batches until the reader throws a FileStopError (exit 2) or its location fails, which go to
  * `onStop` instead; anything else is thrown on.
  */
 async function* untilFileStop<T>(
   batches: AsyncIterable<T>,
-  onStop: (stop: ReadStop) => void,
+  onStop: (stop: StopReason) => void,
 ): AsyncGenerator<T> {
   try {
     yield* batches;
