@@ -171,7 +171,6 @@ export function importProcessor(deps: ImportJobDeps) {
           !(await run.stopReason()) &&
           (await checkIdentity(feed, deps.identity, {
             accept: data.acceptNewIdentity === true,
-            dryRun: data.dryRun,
             countDerived: () => countDerivedIds(feed, [data.file], open),
             logger,
           })));

@@ -112,11 +112,17 @@ async function reconcileAt<R extends ReconcileReport>(
   const logger = deps.logger.child({ reconcileId: id, feed: feed.name, tenant: feed.accountId });
   const sink = await open(id);
   const firstDifferences = keepingFirstDifferences(sink);
+  let stop: StopReason | undefined = account.stop;
+  // A location that refuses stops this feed's reconcile alone, with its report (stopOf).
   const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), {
     clock: deps.clock,
+  }).catch((error: unknown) => {
+    stop ??= stopOf(error);
+    if (!stop) throw error;
+    return { ready: [] };
   });
   const paths = listing.ready.map((f) => f.path);
-  if (paths.length === 0)
+  if (paths.length === 0 && !stop)
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
   async function* read(): AsyncGenerator<readonly MapOutcome[]> {
     for (const path of paths) yield* openRecords(feed, exportFile(location, path)).batches;
@@ -130,7 +136,6 @@ async function reconcileAt<R extends ReconcileReport>(
   };
   let result: ReconcileResult | undefined;
   let scope: string | undefined;
-  let stop: StopReason | undefined = account.stop;
   if (!stop) {
     try {
       const kind = KINDS[feed.kind];

@@ -23,7 +23,7 @@ import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { executeChunk } from '../sync/execute-chunk.js';
 import { resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
-import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
+import { checkIdentity, countDerivedIds, type IdentityStore, keepIdentity } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
@@ -32,6 +32,7 @@ import type { ReadStatements } from '../sync/report/statement-report.js';
 import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
 import { newRunId } from '../sync/run-id.js';
 import { settleStatements } from '../sync/settle-balances.js';
+import { stopFor } from '../sync/stop.js';
 import type { Clock } from '../time/clock.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
 import { withReadProgress } from './read-progress.js';
@@ -198,12 +199,22 @@ async function runFeedAt(
   const statements = new Map<number, ReadStatements>();
   const unread: { path: string; readUpToLine: number }[] = [];
   const arrival = arrivalOf(feed.source);
-  // A `stable` feed lists twice, stableAfterSeconds apart, before the first record is read.
-  const listing = await listArrived(location, loaded.sourceGlob, arrival, { clock: deps.clock });
+  // A `stable` feed lists twice, stableAfterSeconds apart, before the first record is read. A
+  // location that refuses (a host key, a login, a secret not set) stops this feed's run, reported
+  // like any stop; the other feeds of the command go on.
+  const listing = await listArrived(location, loaded.sourceGlob, arrival, { clock: deps.clock }).catch(
+    async (error: unknown) => {
+      const stop = stopFor(error);
+      if (!stop) throw error;
+      logger.error({ code: stop.code }, `run stopped: ${stop.message}`);
+      await run.stop({ code: stop.code, message: stop.message, exitCode: stop.exitCode });
+      return { ready: [], waiting: [] };
+    },
+  );
   const paths = listing.ready.map((f) => f.path);
   const waiting = listing.waiting.map((w) => ({ path: nameOf(location, w.path), reason: w.reason }));
   for (const w of waiting) logger.info({ file: w.path }, `export file waits: ${w.reason}`);
-  if (paths.length === 0 && waiting.length === 0)
+  if (paths.length === 0 && waiting.length === 0 && !(await run.stopReason()))
     logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
   // Every read of the run goes through the feed's location; reports name files as it does.
   const { onlyLines: only } = deps;
@@ -218,7 +229,6 @@ async function runFeedAt(
     (deps.identity &&
       (await checkIdentity(feed, deps.identity.store, {
         accept: deps.identity.accept,
-        dryRun,
         countDerived: () => countDerivedIds(feed, paths, openAt),
         logger,
       })));
@@ -282,6 +292,13 @@ async function runFeedAt(
   });
 
   await run.report.finish(summary);
+  if (deps.identity)
+    await keepIdentity(feed, deps.identity.store, summary).catch((error: unknown) =>
+      logger.error(
+        { err: error },
+        "could not store the feed's identity settings; its next run compares with the old ones",
+      ),
+    );
   // Only now, with the outcomes and the summary written: a file moved or deleted before could
   // not be read again by the run that has to repeat its records. An interrupted run leaves its
   // files (some not read to the end), a dry run changes nothing.

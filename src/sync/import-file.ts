@@ -4,6 +4,7 @@ import type { Feed, FeedOf } from '../config/feed.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { FileStopError } from '../sources/file-stop.js';
 import type { StatementTotals } from '../sources/formats/statement-totals.js';
+import { LocationError } from '../sources/locations/location-error.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
@@ -13,7 +14,7 @@ import type { ChunkSettings } from './chunk-settings.js';
 import type { RecordOutcome } from './outcome.js';
 import type { Prediction } from './predict.js';
 import { balanceCandidates, type ReadStatements, statementWarnings } from './report/statement-report.js';
-import type { RunHandle } from './run-handle.js';
+import type { RunHandle, StopReason } from './run-handle.js';
 import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
 
 export interface ImportPorts {
@@ -170,7 +171,7 @@ export async function importFile<K extends RecordKind>(
   };
   const chunker = new Chunker<RecordOf<K>>();
   let layoutStopped = false;
-  let stopped: FileStopError | undefined;
+  let stopped: StopReason | undefined;
   for await (const batch of untilFileStop(stream.batches, (error) => (stopped = error))) {
     // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
     // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
@@ -195,10 +196,11 @@ export async function importFile<K extends RecordKind>(
     }
   }
   if (stopped) {
-    // A file that cannot be read as configured (its encoding): nothing of it is sent, and the
-    // run stops with exit code 2 naming the file and what to change.
+    // A file that cannot be read as configured (its encoding), or whose location failed (a
+    // refused login, a lost connection after the retries): nothing more of it is sent, and the
+    // run stops with the exit code that says which (2: the settings), naming the file or location.
     ports.logger?.error({ code: stopped.code, file: name }, `file stopped: ${stopped.message}`);
-    await run.stop({ code: stopped.code, message: stopped.message, exitCode: 2 });
+    await run.stop(stopped);
   }
   const last = chunker.rest();
   if (last) await handOver(last);
@@ -207,7 +209,11 @@ export async function importFile<K extends RecordKind>(
   const statements = readStatements(stream.statements(), stopped !== undefined);
   return {
     file: name,
-    sha256: await stream.sha256,
+    // A file whose location failed was not read to its end: no fingerprint of its whole content.
+    sha256: await stream.sha256.catch((error: unknown) => {
+      if (stopped && !(error instanceof FileStopError)) return `(not read to the end: ${stopped.code})`;
+      throw error;
+    }),
     records,
     chunks,
     ...(encoding ? { encoding } : {}),
@@ -231,15 +237,20 @@ function readStatements(
   };
 }
 
-/** The batches until the reader throws a FileStopError, which goes to `onStop` instead. */
+/**
+ * The batches until the reader throws a FileStopError (exit 2) or its location fails, which go to
+ * `onStop` instead; anything else is thrown on.
+ */
 async function* untilFileStop<T>(
   batches: AsyncIterable<T>,
-  onStop: (error: FileStopError) => void,
+  onStop: (stop: StopReason) => void,
 ): AsyncGenerator<T> {
   try {
     yield* batches;
   } catch (error) {
-    if (!(error instanceof FileStopError)) throw error;
-    onStop(error);
+    if (error instanceof FileStopError) onStop({ code: error.code, message: error.message, exitCode: 2 });
+    else if (error instanceof LocationError)
+      onStop({ code: error.code, message: error.message, exitCode: error.exitCode });
+    else throw error;
   }
 }

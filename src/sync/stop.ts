@@ -1,4 +1,5 @@
 import { ApiError } from '../client/index.js';
+import { LocationError } from '../sources/locations/location-error.js';
 import type { RecordOutcome } from './outcome.js';
 
 /**
@@ -71,8 +72,13 @@ const ADVICE: Record<string, { exit: 1 | 2 | 3; advice: string }> = {
   },
 };
 
-/** Turns an ApiError that dooms the whole run into a RunStopError; undefined for per-chunk errors. */
+/**
+ * Turns an ApiError that dooms the whole run, or a failure of the feed's location (its export
+ * files cannot be listed or read: a refused login, a secret not set), into a RunStopError;
+ * undefined for per-chunk errors.
+ */
 export function stopFor(error: unknown): RunStopError | undefined {
+  if (error instanceof LocationError) return new RunStopError(error.code, error.message, error.exitCode);
   if (!(error instanceof ApiError)) return undefined;
   if (error.kind === 'auth') {
     const unreachable = error.code === 'AUTH_UNREACHABLE';

@@ -1,6 +1,7 @@
 import { ConfigError } from '../../config/errors.js';
 import { checkExportOf } from '../../fleet/feed-ref.js';
 import { enqueueFeed } from '../../fleet/producer.js';
+import { stopFor } from '../../sync/stop.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadFleetFeeds, withFeedsDir, withFleet } from '../fleet.js';
 import { cliLogger } from '../log-output.js';
@@ -24,7 +25,10 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
     logger,
     'producer',
     async (fleet) => {
+      let code: ExitCode = EXIT.OK;
       for (const loaded of feeds) {
+        // Each feed is enqueued or refused on its own: a location that refuses (a host key, a
+        // login, a secret not set) is that feed's, named, and the next feed is enqueued.
         const results = await enqueueFeed(
           loaded,
           {
@@ -43,7 +47,15 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
             logger,
             now: () => Date.now(),
           },
-        );
+        ).catch((error: unknown) => {
+          const stop = stopFor(error);
+          if (!stop) throw error;
+          process.stderr.write(
+            `erp-bridge: ${loaded.feed.name}: not enqueued: ${stop.message} (${stop.code})\n`,
+          );
+          code = Math.max(code, stop.exitCode) as ExitCode;
+          return [];
+        });
         for (const r of results)
           process.stdout.write(
             r.enqueued === false
@@ -51,7 +63,7 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
               : `${loaded.feed.name}: ${r.file}: enqueued (${r.enqueued}) as run ${r.runId}\n`,
           );
       }
-      return EXIT.OK;
+      return code;
     },
     withFeedsDir(process.env, flags.feeds),
   );

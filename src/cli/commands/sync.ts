@@ -175,9 +175,9 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     // the same sync name it by externalId, so it must exist before they run.
     const partner = feeds.filter(({ feed }) => KINDS[feed.kind].scope === 'partner');
     const ranFirst = new Map(
-      await Promise.all(partner.map(async (loaded) => [loaded, await run(loaded)] as const)),
+      await allSettled(partner.map(async (loaded) => [loaded, await run(loaded)] as const)),
     );
-    const results = await Promise.all(feeds.map((loaded) => ranFirst.get(loaded) ?? run(loaded)));
+    const results = await allSettled(feeds.map((loaded) => ranFirst.get(loaded) ?? run(loaded)));
     bar?.finish();
     // Where reading stopped, in the unit of the feed's format (lines for CSV and JSON Lines).
     const positions = new Map(feeds.map(({ feed }) => [feed.name, positionOf(feed.source.format)]));
@@ -209,6 +209,20 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     await alerts?.close();
     await service.close();
   }
+}
+
+/**
+ * Every run's result once all have ended; a run that threw (a bug) is thrown only then. The feeds
+ * share one client, which `finally` closes: closing it while another feed still runs would fail
+ * that feed's records (`The client is destroyed`) for a failure that was not its own.
+ */
+async function allSettled<T>(runs: readonly (T | Promise<T>)[]): Promise<T[]> {
+  const values: T[] = [];
+  for (const run of await Promise.allSettled(runs)) {
+    if (run.status === 'rejected') throw run.reason;
+    values.push(run.value);
+  }
+  return values;
 }
 
 /** The statements' arithmetic warnings and balance updates under a run's line (summary.json has all). */

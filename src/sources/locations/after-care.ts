@@ -1,4 +1,3 @@
-import { posix } from 'node:path';
 import type { Location } from './location.js';
 import type { AfterCare } from './source-keys.js';
 
@@ -33,16 +32,13 @@ export async function careForFile(
     for (const p of withMarker) await location.remove(p);
     return 'deleted';
   }
-  const folder = folderBeside(path, verdict === 'failed' ? care.failedFolder : care.processedFolder);
+  // As the feed names it: each location puts a relative folder beside the file itself (a second
+  // resolution here moved S3 keys into a copy of their own path).
+  const folder = verdict === 'failed' ? care.failedFolder : care.processedFolder;
   let moved = path;
   for (const p of withMarker) {
     const to = await location.move(p, folder);
     if (p === path) moved = to;
   }
   return `moved to ${moved}`;
-}
-
-/** A relative folder is beside the file (its directory or key prefix); an absolute one is as given. */
-export function folderBeside(path: string, folder: string): string {
-  return folder.startsWith('/') ? folder : posix.join(posix.dirname(path), folder);
 }

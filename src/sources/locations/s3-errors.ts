@@ -1,4 +1,6 @@
+import { LocationError } from './location-error.js';
 import { TRANSIENT_SOCKET_CODES } from './retry.js';
+
 /**
  * What a failed S3 call means for the caller: worth retrying (a reset connection, a 5xx, throttling)
  * or final, and a message that names the location, the operation and the key. The SDK's error
@@ -13,19 +15,36 @@ export type S3FailureCode =
   | 'NO_CREDENTIALS'
   | 'ACCESS_DENIED'
   | 'NO_BUCKET'
+  | 'NO_REGION'
   | 'TRANSIENT'
   | 'FAILED';
 
-export class S3LocationError extends Error {
+export class S3LocationError extends LocationError {
   override readonly name = 'S3LocationError';
   constructor(
-    readonly code: S3FailureCode,
+    override readonly code: S3FailureCode,
     readonly path: string,
     message: string,
   ) {
     super(message);
   }
+
+  get exitCode(): 1 | 2 | 3 {
+    return S3_EXIT[this.code];
+  }
 }
+
+/** Settings the feed or the environment names (2), S3 refusing or unreachable (3), the rest (1). */
+const S3_EXIT: Record<S3FailureCode, 1 | 2 | 3> = {
+  NO_CREDENTIALS: 2,
+  NO_BUCKET: 2,
+  NO_REGION: 2,
+  ACCESS_DENIED: 3,
+  TRANSIENT: 3,
+  NOT_FOUND: 1,
+  CHANGED: 1,
+  FAILED: 1,
+};
 
 /** The few fields of an SDK or Node error this module reads; validated by shape, never trusted. */
 interface ErrorFields {
@@ -113,7 +132,7 @@ export function s3Failure(label: string, operation: string, path: string, error:
     );
   if (message === 'Region is missing')
     return new S3LocationError(
-      'FAILED',
+      'NO_REGION',
       path,
       `${what}: no region; set source.location.region in the feed, or AWS_REGION`,
     );

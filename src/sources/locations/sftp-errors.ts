@@ -1,3 +1,4 @@
+import { LocationError } from './location-error.js';
 import { FileChangedError } from './resumable-stream.js';
 import { TRANSIENT_SOCKET_CODES } from './retry.js';
 
@@ -5,10 +6,10 @@ import { TRANSIENT_SOCKET_CODES } from './retry.js';
  * An SFTP location's failure, with a stable `code` and a message that names the location (never a
  * secret) and, for file operations, the path.
  */
-export class SftpError extends Error {
+export class SftpError extends LocationError {
   override readonly name = 'SftpError';
   constructor(
-    readonly code:
+    override readonly code:
       | 'SECRET_MISSING'
       | 'HOST_KEY_MISMATCH'
       | 'AUTH_FAILED'
@@ -24,7 +25,25 @@ export class SftpError extends Error {
   ) {
     super(message, options);
   }
+
+  get exitCode(): 1 | 2 | 3 {
+    return SFTP_EXIT[this.code];
+  }
 }
+
+/** Settings the feed names (2), the server refusing or unreachable (3), the rest (1). */
+const SFTP_EXIT: Record<SftpError['code'], 1 | 2 | 3> = {
+  SECRET_MISSING: 2,
+  GLOB_NOT_ABSOLUTE: 2,
+  HOST_KEY_MISMATCH: 3,
+  AUTH_FAILED: 3,
+  PERMISSION_DENIED: 3,
+  CONNECTION_LOST: 3,
+  NO_SUCH_FILE: 1,
+  CHANGED: 1,
+  CLOSED: 1,
+  SFTP_FAILED: 1,
+};
 
 /** SFTP v3 status codes (draft-ietf-secsh-filexfer-02), as ssh2 puts them on `error.code`. */
 export const SFTP_STATUS = {

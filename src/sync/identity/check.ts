@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../../config/feed.js';
 import { openRecords, type RecordStream } from '../../sources/open-records.js';
+import type { RunSummary } from '../report/summary.js';
 import type { StopReason } from '../run-handle.js';
 import { type IdentitySettings, identityChanges, identitySettings } from './settings.js';
 
@@ -22,8 +23,6 @@ export interface IdentityStore {
 export interface IdentityCheckOptions {
   /** `--accept-new-identity`: the user accepts that derived IDs change now. */
   accept: boolean;
-  /** A dry run checks and says, but stores nothing. */
-  dryRun: boolean;
   /** How many records of this run carry a derived ID (only asked when the settings changed). */
   countDerived(): Promise<number>;
   logger: Logger;
@@ -36,7 +35,8 @@ export const IDENTITY_CHANGED = 'IDENTITY_CHANGED';
  * that changes derived IDs stops the run (exit 2, naming the change and how many records it
  * affects) unless accepted; the run's records would otherwise be created a second time under
  * their new IDs. A first run, an unchanged feed, an accepted change, or a change that affects no
- * record (every record carries a source ID, or there is no file) lets the run go on.
+ * record (every record carries a source ID, or there is no file) lets the run go on. It stores
+ * nothing: `keepIdentity` does, once the run has written under the settings.
  */
 export async function checkIdentity(
   feed: Feed,
@@ -55,28 +55,15 @@ export async function checkIdentity(
       message: `${error instanceof Error ? error.message : String(error)}; nothing was sent`,
     };
   }
-  const save = async () => {
-    if (!options.dryRun) await store.save(feed.name, next);
-  };
-  if (stored.kind === 'none') {
-    await save();
-    return undefined;
-  }
+  if (stored.kind === 'none') return undefined;
   const previous = stored.kind === 'stored' ? stored.settings : { scheme: 1 as const };
   const changes = identityChanges(previous, next);
-  if (changes.length === 0) {
-    // No change the identity sees: a stored entry already holds these settings.
-    if (stored.kind !== 'stored') await save();
-    return undefined;
-  }
+  if (changes.length === 0) return undefined;
   const affected = await options.countDerived();
   const log = { feed: feed.name, changes, affected };
   if (affected === 0) {
-    // Nothing to duplicate in this run. A feed with an ID column stores the new settings (else
-    // every later run would count again); one without keeps the old ones (this run had no file):
-    // records derived under them may be in the service, so its next run with rows must stop.
+    // Nothing to duplicate in this run: it goes on, and stores the new settings if it writes.
     options.logger.info(log, 'identity settings changed; no record of this run has a derived ID');
-    if (feed.mapping.externalId !== undefined) await save();
     return undefined;
   }
   if (options.accept) {
@@ -84,7 +71,6 @@ export async function checkIdentity(
       log,
       'identity settings changed and accepted (--accept-new-identity): derived IDs change',
     );
-    await save();
     return undefined;
   }
   const keepOld =
@@ -96,6 +82,24 @@ export async function checkIdentity(
     exitCode: 2,
     message: `the feed's identity settings changed (${changes.join('; ')}): ${affected} record(s) of this run would get new derived IDs and be created again beside those already in the service; nothing was sent. Pass --accept-new-identity to accept the new IDs${keepOld}`,
   };
+}
+
+/**
+ * Once a run has ended: stores the feed's identity settings when the run wrote under them (created
+ * or updated a record), so the stored settings are always ones the service holds records under. A
+ * run that wrote nothing (stopped on a layout or configuration error, refused credentials, a dry
+ * run, no file) leaves them as they were: a first run that failed leaves the next one a first run,
+ * and a stop after a change counts only on settings something was sent under. Returns whether it
+ * stored.
+ */
+export async function keepIdentity(
+  feed: Feed,
+  store: IdentityStore,
+  summary: Pick<RunSummary, 'dryRun' | 'counts'>,
+): Promise<boolean> {
+  if (summary.dryRun || summary.counts.created + summary.counts.updated === 0) return false;
+  await store.save(feed.name, identitySettings(feed));
+  return true;
 }
 
 /** Counts the records of `files` whose externalId is derived (a reading pass, no request). */

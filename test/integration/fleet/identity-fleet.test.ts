@@ -14,14 +14,14 @@ const CSV = `Buchungstag;Betrag;Buchungstext;Verwendungszweck
 `;
 
 /** The same export in its own folder, with a feed whose purpose comes from `purpose`. */
-function feed(dirName: string, purpose: string): string {
+function feed(dirName: string, purpose: string, name = 'identity-fleet'): string {
   const dir = join(work, dirName);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'export.csv'), CSV);
   const path = join(dir, 'feed.yaml');
   writeFileSync(
     path,
-    `name: identity-fleet
+    `name: ${name}
 accountId: 1001
 kind: transactions
 source: { path: "*.csv", format: csv, delimiter: ";", decimalSeparator: ",", dateFormat: dd.MM.yyyy }
@@ -61,6 +61,26 @@ describe('identity settings in the fleet', () => {
     expect(done.counts.created).toBe(3);
     expect(JSON.parse(String(await fleet.connection.get(key))).fields.purpose).toBe(
       'columns ["Verwendungszweck"]',
+    );
+  });
+
+  it('a run that wrote nothing (a misspelt column: exit 2) leaves the settings unstored: the fixed run is not stopped', async () => {
+    const fleet = world.start();
+    fleet.worker(2);
+    const name = 'identity-fleet-misspelt';
+    const key = fleetKeys(fleet.config.prefix).feedIdentity(name);
+    const [misspelt] = await fleet.enqueue(feed('m1', '{ columns: [Buchungstext, Verwendngszweck] }', name));
+    const stopped = await fleet.finished(String(misspelt?.runId));
+    expect(stopped.stopReason).toMatchObject({ code: 'SOURCE_LAYOUT', exitCode: 2 });
+    expect(stopped.counts.created).toBe(0);
+    expect(await fleet.connection.get(key)).toBeNull();
+
+    const [fixed] = await fleet.enqueue(feed('m2', '{ columns: [Buchungstext, Verwendungszweck] }', name));
+    const done = await fleet.finished(String(fixed?.runId));
+    expect(done.stopReason).toBeUndefined();
+    expect(done.counts.created).toBe(3);
+    expect(JSON.parse(String(await fleet.connection.get(key))).fields.purpose).toBe(
+      'columns ["Buchungstext", "Verwendungszweck"]',
     );
   });
 });

@@ -126,9 +126,15 @@ describe('identity settings change detection (in-process)', () => {
     expect(first.summary.counts.created).toBe(4);
     const second = await h.run(withIds('Verwendungszweck'), false, undefined, ids);
     expect(second.summary.stopReason).toBeUndefined();
+    // It wrote nothing (every record was in the service already): the settings stay as they were,
+    // and the next run is not stopped either.
+    expect(second.summary.counts).toMatchObject({ created: 0, updated: 0, skipped: 4 });
     expect((stored()[name] as { fields: Record<string, string> }).fields.purpose).toBe(
-      'column "Verwendungszweck"',
+      'column "Buchungstext"',
     );
+    expect(
+      (await h.run(withIds('Verwendungszweck'), false, undefined, ids)).summary.stopReason,
+    ).toBeUndefined();
   });
 
   it('a feed that ran before identity settings were kept (scheme 1) stops before creating anything, also its target', async () => {
@@ -169,6 +175,34 @@ describe('identity settings change detection (in-process)', () => {
       identity: { store, accept: false },
     });
     expect(withFile.summary.stopReason?.code).toBe('IDENTITY_CHANGED');
+  });
+
+  it('a run that wrote nothing under new settings (a misspelt column, an unknown account, a dry run) leaves them unstored: the fixed run is not stopped', async () => {
+    const name = 'identity-misspelt';
+    const ids = { identity: { store, accept: false } };
+    const misspelt = await h.run(
+      feed({ name, bankAccount: name, purpose: '{ columns: [Buchungstext, Verwendngszweck] }' }),
+      false,
+      undefined,
+      ids,
+    );
+    expect(misspelt.summary.stopReason).toMatchObject({ code: 'SOURCE_LAYOUT', exitCode: 2 });
+    expect(stored()[name]).toBeUndefined();
+    const path = feed({ name, bankAccount: name, purpose: '{ columns: [Buchungstext] }' });
+    writeFileSync(path, readFileSync(path, 'utf8').replace('accountId: 1001', 'accountId: 4242'));
+    const unknownAccount = await h.run(path, false, undefined, ids);
+    expect(unknownAccount.summary.stopReason?.exitCode).toBe(2);
+    expect(stored()[name]).toBeUndefined();
+    const dry = await h.run(feed({ name, bankAccount: name, purpose: 'Buchungstext' }), true, undefined, ids);
+    expect(dry.summary.stopReason).toBeUndefined();
+    expect(stored()[name]).toBeUndefined();
+
+    const fixed = await h.run(feed({ name, bankAccount: name }), false, undefined, ids);
+    expect(fixed.summary.stopReason).toBeUndefined();
+    expect(fixed.summary.counts.created).toBe(4);
+    expect((stored()[name] as { fields: Record<string, string> }).fields.purpose).toBe(
+      'columns ["Buchungstext", "Verwendungszweck"]',
+    );
   });
 
   it('an unreadable identity settings file stops the run (exit 2) naming the file', async () => {

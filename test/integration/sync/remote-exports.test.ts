@@ -85,14 +85,14 @@ describe.skipIf(skipSftp !== undefined)(
         expect(h.transactions(ACCOUNT).filter((t) => t.externalId?.startsWith('S'))).toHaveLength(5);
       });
 
-      it('a changed host key is refused before anything is read, naming the fingerprint it saw', async () => {
+      it('a changed host key stops the run before anything is read (exit 3), naming the fingerprint it saw', async () => {
         const wrong = location.replace(server.hostKey, `SHA256:${'A'.repeat(43)}`);
         const feed = feedFile('sftp-wrong-key', wrong, `${server.root}/none/*.csv`, ['arrival: immediate']);
-        const error = await h.run(feed).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(String(error)).toContain(server.hostKey);
+        const run = await h.run(feed);
+        expect(run.summary.state).toBe('stopped');
+        expect(run.summary.stopReason).toMatchObject({ code: 'HOST_KEY_MISMATCH', exitCode: 3 });
+        expect(run.summary.stopReason?.message).toContain(server.hostKey);
+        expect(run.summary.files).toEqual([]);
       });
     });
 
@@ -118,6 +118,29 @@ describe.skipIf(skipSftp !== undefined)(
           [false, 'already imported'],
           [false, 'already imported'],
         ]);
+      });
+
+      it('a worker without the secret variable stops the run (exit 2, SECRET_MISSING) with its summary', async () => {
+        const inbox = join(server.root, 'fleet-no-secret');
+        mkdirSync(inbox, { recursive: true });
+        writeFileSync(join(inbox, 'bank-1.csv'), csvExport('N1', 3));
+        const feed = feedFile('sftp-fleet-no-secret', location, `${inbox}/bank-*.csv`, [
+          'arrival: immediate',
+        ]);
+        const fleet = world.start();
+        // Enqueued where the key is set; the worker, whose environment lacks it, must read the file.
+        const [run] = await fleet.enqueue(feed);
+        delete process.env[KEY_ENV];
+        try {
+          fleet.worker(2);
+          const summary = await fleet.finished(String(run?.runId));
+          expect(summary.state).toBe('stopped');
+          expect(summary.stopReason).toMatchObject({ code: 'SECRET_MISSING', exitCode: 2 });
+          expect(summary.stopReason?.message).toContain(KEY_ENV);
+          expect(summary.counts.created).toBe(0);
+        } finally {
+          process.env[KEY_ENV] = server.privateKey;
+        }
       });
     });
   },
@@ -172,5 +195,23 @@ describe('exports in an S3 bucket (s3rver on loopback), synced through the sandb
         .map((t) => t.externalId)
         .sort(),
     ).toEqual(['B1-1', 'B1-2', 'B2-1', 'B2-2']);
+  });
+
+  it('afterRun: move puts a key into the default folder beside it (docs/locations.md), not a copy of its path', async () => {
+    await s3.put('moving/acme/bank-1.csv', csvExport('M1', 2));
+    const location = `{type: s3, bucket: exports, region: eu-central-1, endpoint: "${s3.endpoint}", forcePathStyle: true}`;
+    const feed = feedFile('s3-move', location, 'moving/acme/bank-*.csv', [
+      'arrival: immediate',
+      'afterRun: move',
+    ]);
+    const run = await h.run(feed);
+    expect(run.summary.counts).toMatchObject({ created: 2, failed: 0 });
+    const copied = (await s3.requests())
+      .filter(
+        (r) => r.method === 'PUT' && new URL(r.url, s3.endpoint).pathname.startsWith('/exports/moving/'),
+      )
+      .map((r) => new URL(r.url, s3.endpoint).pathname)
+      .filter((path) => path !== '/exports/moving/acme/bank-1.csv'); // the test's own put
+    expect(copied).toEqual(['/exports/moving/acme/processed/bank-1.csv']);
   });
 });

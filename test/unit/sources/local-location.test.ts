@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { globBase, globMatcher, segmentMatcher } from '../../../src/sources/glob.js';
-import { careForFile, folderBeside, verdictOf } from '../../../src/sources/locations/after-care.js';
+import { careForFile, verdictOf } from '../../../src/sources/locations/after-care.js';
 import { exportFile, nameOf, readChunks } from '../../../src/sources/locations/export-file.js';
 import { openLocalLocation } from '../../../src/sources/locations/local.js';
 import type { Location } from '../../../src/sources/locations/location.js';
@@ -158,12 +158,5 @@ describe('after-care of one file', () => {
     writeFileSync(path, 'x');
     expect(await careForFile(location, path, { action: 'leave' }, 'failed')).toBeUndefined();
     expect(await location.stat(path)).toBeDefined();
-  });
-
-  it('puts a relative folder beside the file or key, an absolute one as given', () => {
-    expect(folderBeside('/in/x.csv', 'processed')).toBe('/in/processed');
-    expect(folderBeside('in/x.csv', 'processed')).toBe('in/processed');
-    expect(folderBeside('x.csv', 'done/ok')).toBe('done/ok');
-    expect(folderBeside('/in/x.csv', '/archive')).toBe('/archive');
   });
 });
