@@ -170,15 +170,17 @@ export async function importFile<K extends RecordKind>(
   };
   const chunker = new Chunker<RecordOf<K>>();
   let layoutStopped = false;
+  // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
+  // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
+  const stopOnLayout = async () => {
+    const layout = layoutStopped ? undefined : stream.layoutProblem?.();
+    if (!layout) return;
+    layoutStopped = true;
+    await run.stop({ code: 'SOURCE_LAYOUT', message: `${name}: ${layout}`, exitCode: 2 });
+  };
   let stopped: FileStopError | undefined;
   for await (const batch of untilFileStop(stream.batches, (error) => (stopped = error))) {
-    // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
-    // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
-    const layout = layoutStopped ? undefined : stream.layoutProblem?.();
-    if (layout) {
-      layoutStopped = true;
-      await run.stop({ code: 'SOURCE_LAYOUT', message: `${name}: ${layout}`, exitCode: 2 });
-    }
+    await stopOnLayout();
     for (const outcome of batch) {
       records++;
       const report = reportable(outcome);
@@ -194,6 +196,8 @@ export async function importFile<K extends RecordKind>(
       }
     }
   }
+  // A header without data rows: its check comes once the reader ended.
+  await stopOnLayout();
   if (stopped) {
     // A file that cannot be read as configured (its encoding): nothing of it is sent, and the
     // run stops with exit code 2 naming the file and what to change.
