@@ -67,12 +67,12 @@ describe('erp-bridge sync', () => {
     expect(clean.stderr).not.toMatch(/error/i);
     expect(clean.code).toBe(0);
     const [summary] = summaries(clean.reportDir);
-    expect(summary?.counts).toMatchObject({ created: 17, skipped: 1, rejected: 0, failed: 0 });
+    expect(summary?.counts).toMatchObject({ created: 12, skipped: 1, rejected: 0, failed: 0 });
 
     const withBadRows = await sync([demo('sparkasse'), demo('acme-bank')], partnerEnv());
     expect(withBadRows.code).toBe(1);
     const byFeed = Object.fromEntries(summaries(withBadRows.reportDir).map((s) => [s.feed, s]));
-    expect(byFeed['demo-sparkasse']?.counts).toMatchObject({ created: 0, skipped: 18 });
+    expect(byFeed['demo-sparkasse']?.counts).toMatchObject({ created: 0, skipped: 13 });
     expect(byFeed['demo-acme-bank']?.counts.rejected).toBe(1);
     // The plain-text summary names each feed and where its report is.
     expect(withBadRows.stdout).toContain('demo-acme-bank: completed_with_errors');
@@ -90,8 +90,8 @@ describe('erp-bridge sync', () => {
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { line: number; payload: { amount: number } });
-    expect(wouldSend).toHaveLength(17);
-    expect(summaries(ran.reportDir)[0]).toMatchObject({ dryRun: true, wouldSend: 17 });
+    expect(wouldSend).toHaveLength(12);
+    expect(summaries(ran.reportDir)[0]).toMatchObject({ dryRun: true, wouldSend: 12 });
     expect(wouldSend.every((w) => typeof w.payload.amount === 'number' && w.line > 1)).toBe(true);
   }, 30_000);
 
@@ -164,7 +164,7 @@ describe('erp-bridge sync', () => {
     expect(ran.stderr).toContain('embedded sandbox');
     expect(ran.stdout).toContain('(embedded sandbox)');
     const [summary] = summaries(ran.reportDir);
-    expect(summary).toMatchObject({ target: 'embedded sandbox', counts: { created: 17 } });
+    expect(summary).toMatchObject({ target: 'embedded sandbox', counts: { created: 12 } });
     // The real feed's health state is neither read nor written by a sandbox run.
     expect(readdirSync(ran.reportDir).filter((entry) => entry.startsWith('.'))).toEqual([]);
   }, 30_000);

@@ -1,11 +1,13 @@
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
+import { SHARED_SAMPLES } from '../support/shared-samples.js';
+import { type SyncHarness, syncHarness } from '../support/sync-harness.js';
 
 const ACCOUNT = 1001;
-const SAMPLES = new URL('../../fixtures/samples/', import.meta.url);
+const SAMPLES = pathToFileURL(`${SHARED_SAMPLES}/`);
 
 /**
  * A CSV feed for DKB's giro export: ISO-8859-1, `;` with a trailing `;`, and a preamble (account,

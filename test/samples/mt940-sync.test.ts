@@ -1,12 +1,14 @@
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitCodeOfRun } from '../../support/run-checks.js';
-import { syncHarness } from '../../support/sync-harness.js';
+import { exitCodeOfRun } from '../support/run-checks.js';
+import { SHARED_SAMPLES } from '../support/shared-samples.js';
+import { syncHarness } from '../support/sync-harness.js';
 
 const ACCOUNT = 1001;
-const SAMPLES = new URL('../../fixtures/samples/', import.meta.url);
+const SAMPLES = pathToFileURL(`${SHARED_SAMPLES}/`);
 
 /**
  * What a first sync of one sample gives: records created, pending left out, entries rejected, the
@@ -206,27 +208,5 @@ describe('the real MT940/MT942 samples, end to end (in-process runner, sandbox)'
     });
     expect((await h.run(feed)).summary.counts).toMatchObject({ created: 0, skipped: 7 });
     expect(h.transactions(ACCOUNT)).toHaveLength(7);
-  });
-
-  it('the demo feed: the Volksbank file, outcomes at the lines of their :61:, as the service stores them', async () => {
-    const run = await h.run('config/feeds/demo/mt940.yaml');
-    expect(run.summary.counts).toMatchObject({ created: 12, rejected: 0, failed: 0 });
-    expect(run.outcomes.map((o) => o.line)).toEqual([5, 9, 20, 30, 36, 46, 51, 55, 67, 77, 87, 97]);
-    const frida = h
-      .transactions(ACCOUNT)
-      .find(
-        (t) =>
-          t.purpose ===
-          'Beitrag Musical fuer FRIDA inklusive 1 CD IBAN: DE10500105174381957749 BIC: KRHADE21',
-      );
-    expect(frida).toMatchObject({
-      bookingDate: '2020-02-19',
-      valueDate: '2020-02-19',
-      amount: 80,
-      currency: 'EUR',
-      counterpartyName: 'friedbert und ronja engel',
-      counterpartyIban: 'DE10500105174381957749',
-      externalId: expect.stringMatching(/^erpb2-/),
-    });
   });
 });
