@@ -83,18 +83,20 @@ describe('an export has its header (issue 25 point 7)', () => {
     return run;
   };
 
-  it('csv: some other file (one line, no data rows) stops with exit 2 naming the missing column and the file', async () => {
+  it('csv: some other file (one line, no data rows) stops with exit 2 naming every missing column and the file', async () => {
     await expectLayoutStop(
       csvFeed('other-file', 'Dear customer, your statement is attached.\n'),
       'export.csv',
-      'column "ID" is not in the header',
+      'mapping.externalId: column "ID" is not in the header; mapping.bookingDate: column "Datum" is not in the header; ' +
+        'mapping.amount: column "Betrag" is not in the header; mapping.purpose: column "Text" is not in the header; ' +
+        'the header has: Dear customer, your statement is attached.',
     );
   });
 
   it('csv: a header without the mapped columns and without rows stops too, naming the header it found', async () => {
     await expectLayoutStop(
       csvFeed('wrong-header', 'Nr;Datum;Wert;Text\n'),
-      'column "ID" is not in the header; the header has: Nr, Datum, Wert, Text',
+      'mapping.externalId: column "ID" is not in the header; mapping.amount: column "Betrag" is not in the header; the header has: Nr, Datum, Wert, Text',
     );
   });
 
