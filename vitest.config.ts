@@ -3,9 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Run on their own: the podman fleet (npm run test:containers, vitest.containers.config.ts) and
-    // the embedded sign-in in Chromium (npm run test:browser, vitest.browser.config.ts).
-    exclude: [...configDefaults.exclude, 'test/containers/**', 'test/browser/**'],
+    // Run on their own: the podman fleet (npm run test:containers, vitest.containers.config.ts),
+    // the embedded sign-in in Chromium (npm run test:browser, vitest.browser.config.ts) and the
+    // tests on other projects' files in ../shared/samples (npm run test:samples, vitest.samples.config.ts).
+    exclude: [...configDefaults.exclude, 'test/containers/**', 'test/browser/**', 'test/samples/**'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -8,9 +8,45 @@ import { failed, type Parsed, parsed } from './values/result.js';
 /** Reads one service field from a row: a value, nothing (empty cell), or a reason it cannot. */
 export type FieldReader = (row: SourceRow) => Parsed<Converted | undefined>;
 
+/** A column the mapping names that the header lacks: what is missing, and the header as it is. */
+export interface MissingColumn {
+  /** e.g. `mapping.amount: column "Betrag" is not in the header` */
+  missing: string;
+  header: string;
+}
+
 /** A mapping that cannot work with a file's header: the whole file stops with this message. */
 export class SourceLayoutError extends Error {
   readonly code = 'SOURCE_LAYOUT';
+  constructor(
+    message: string,
+    /** Set when the error is a mapped column missing from the header (several are told at once). */
+    readonly column?: MissingColumn,
+  ) {
+    super(message);
+  }
+
+  /** The same error under a prefix naming where the column was mapped (`mapping.amount: `). */
+  within(prefix: string): SourceLayoutError {
+    return new SourceLayoutError(
+      `${prefix}${this.message}`,
+      this.column && { missing: `${prefix}${this.column.missing}`, header: this.column.header },
+    );
+  }
+
+  /**
+   * One error for the problems of one header: every mapped column it lacks named at once, the
+   * header shown once after them.
+   */
+  static all(errors: readonly SourceLayoutError[]): SourceLayoutError | undefined {
+    if (errors.length <= 1) return errors[0];
+    const columns = errors.flatMap((e) => (e.column ? [e.column] : []));
+    if (columns.length === errors.length)
+      return new SourceLayoutError(
+        `${columns.map((c) => c.missing).join('; ')}; the header has: ${columns[0]?.header}`,
+      );
+    return new SourceLayoutError(errors.map((e) => e.message).join('; '));
+  }
 }
 
 const describe = (ref: ColumnRef) => (typeof ref === 'number' ? `column #${ref}` : `column "${ref}"`);
@@ -24,9 +60,9 @@ export function checkColumn(ref: ColumnRef, columns: Columns | undefined): void 
     );
   }
   if (columns.indexOf(ref) === undefined) {
-    throw new SourceLayoutError(
-      `${describe(ref)} is not in the header; the header has: ${columns.names.join(', ')}`,
-    );
+    const missing = `${describe(ref)} is not in the header`;
+    const header = columns.names.join(', ');
+    throw new SourceLayoutError(`${missing}; the header has: ${header}`, { missing, header });
   }
 }
 
@@ -89,7 +125,7 @@ export function fieldReader(
   } catch (error) {
     // Name the mapping entry: "mapping.amount: column "Betrag" is not in the header; ...".
     if (error instanceof SourceLayoutError && !error.message.startsWith(`${field}:`))
-      throw new SourceLayoutError(`mapping.${field}: ${error.message}`);
+      throw error.within(`mapping.${field}: `);
     throw error;
   }
 }

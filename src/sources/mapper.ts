@@ -29,23 +29,37 @@ export function compileMapper<K extends RecordKind>(
   const fields = definition.fields;
   const readers: [string, FieldReader][] = [];
   const implicit: [string, string | number | boolean][] = [];
+  // Every mapped column the header lacks is named at once (some other file given as the export
+  // lacks them all), not one per corrected run.
+  const layout: SourceLayoutError[] = [];
+  const checked = <T>(check: () => T): T | undefined => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof SourceLayoutError)) throw error;
+      layout.push(error);
+      return undefined;
+    }
+  };
   for (const [field, spec] of Object.entries(fields)) {
     const mapping = feed.mapping[field];
-    if (mapping !== undefined)
-      readers.push([field, fieldReader(field, mapping, spec.type, columns, formats, spec.required)]);
-    else if (spec.implicit !== undefined) implicit.push([field, spec.implicit]);
+    if (mapping !== undefined) {
+      const reader = checked(() => fieldReader(field, mapping, spec.type, columns, formats, spec.required));
+      if (reader) readers.push([field, reader]);
+    } else if (spec.implicit !== undefined) implicit.push([field, spec.implicit]);
   }
   for (const [field, value] of Object.entries(definition.payloadDefaults?.(feed) ?? {})) {
     if (feed.mapping[field] === undefined) implicit.push([field, value]);
   }
   const exclusions = feed.exclude.map((rule, i) => {
     // A misspelt column would make the rule silently exclude nothing: refuse it like a mapping.
-    try {
-      checkColumn(rule.column, columns);
-    } catch (error) {
-      if (!(error instanceof SourceLayoutError)) throw error;
-      throw new SourceLayoutError(`exclude rule #${i + 1}: ${error.message}`);
-    }
+    checked(() => {
+      try {
+        checkColumn(rule.column, columns);
+      } catch (error) {
+        throw error instanceof SourceLayoutError ? error.within(`exclude rule #${i + 1}: `) : error;
+      }
+    });
     const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches);
     const cellAt = cellOf(rule.column, columns);
     return (row: SourceRow) => {
@@ -55,6 +69,8 @@ export function compileMapper<K extends RecordKind>(
         : undefined;
     };
   });
+  const stop = SourceLayoutError.all(layout);
+  if (stop) throw stop;
   const schema = compiled(definition.create);
   const amountField = definition.amountField;
   const scheme = feed.identityScheme;

@@ -25,7 +25,8 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
   sha256: Promise<string>;
   /**
    * Why the feed's mapping does not fit this file's header (a mapped column missing, a column
-   * named twice), once a batch has shown it: the file stops (exit 2), its rows are all rejected.
+   * named twice), once a batch has shown it or, for a header without rows, once `batches` ended:
+   * the file stops (exit 2), its rows are all rejected.
    */
   layoutProblem?(): string | undefined;
   /** Bank statement formats: each statement's balances and booked entries, complete once `batches` ended. */
@@ -107,8 +108,16 @@ export function openRecords<K extends RecordKind>(
   const batches = read();
 
   let layoutProblem: string | undefined;
+  let mapper: RecordMapper<RecordOf<K>> | undefined;
+  const compile = async () => {
+    try {
+      mapper = compileMapper(feed, await columns);
+    } catch (error) {
+      if (!(error instanceof SourceLayoutError)) throw error;
+      layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
+    }
+  };
   async function* mapped(): AsyncGenerator<MapOutcome<RecordOf<K>>[]> {
-    let mapper: RecordMapper<RecordOf<K>> | undefined;
     for await (const batch of batches) {
       const out: MapOutcome<RecordOf<K>>[] = [];
       for (const item of batch) {
@@ -119,14 +128,7 @@ export function openRecords<K extends RecordKind>(
           });
           continue;
         }
-        if (!mapper && layoutProblem === undefined) {
-          try {
-            mapper = compileMapper(feed, await columns);
-          } catch (error) {
-            if (!(error instanceof SourceLayoutError)) throw error;
-            layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
-          }
-        }
+        if (!mapper && layoutProblem === undefined) await compile();
         if (mapper) out.push(mapper(item.row));
         else
           out.push({
@@ -141,6 +143,9 @@ export function openRecords<K extends RecordKind>(
       }
       if (out.length > 0) yield out;
     }
+    // A header without data rows is still checked against the mapping: some other file given as
+    // the export (its one line read as the header) must not pass as an empty export.
+    if (!mapper && layoutProblem === undefined && (await columns)) await compile();
   }
   return {
     file,

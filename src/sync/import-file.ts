@@ -171,15 +171,17 @@ export async function importFile<K extends RecordKind>(
   };
   const chunker = new Chunker<RecordOf<K>>();
   let layoutStopped = false;
+  // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
+  // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
+  const stopOnLayout = async () => {
+    const layout = layoutStopped ? undefined : stream.layoutProblem?.();
+    if (!layout) return;
+    layoutStopped = true;
+    await run.stop({ code: 'SOURCE_LAYOUT', message: `${name}: ${layout}`, exitCode: 2 });
+  };
   let stopped: StopReason | undefined;
   for await (const batch of untilFileStop(stream.batches, (error) => (stopped = error))) {
-    // A mapping that does not fit the file's header is the feed's mistake, not the rows': the run
-    // stops as an invalid feed (exit 2) naming the file, rather than rejecting every row (exit 1).
-    const layout = layoutStopped ? undefined : stream.layoutProblem?.();
-    if (layout) {
-      layoutStopped = true;
-      await run.stop({ code: 'SOURCE_LAYOUT', message: `${name}: ${layout}`, exitCode: 2 });
-    }
+    await stopOnLayout();
     for (const outcome of batch) {
       records++;
       const report = reportable(outcome);
@@ -195,6 +197,8 @@ export async function importFile<K extends RecordKind>(
       }
     }
   }
+  // A header without data rows: its check comes once the reader ended.
+  await stopOnLayout();
   if (stopped) {
     // A file that cannot be read as configured (its encoding), or whose location failed (a
     // refused login, a lost connection after the retries): nothing more of it is sent, and the

@@ -1,7 +1,7 @@
 /**
  * A large generated DATEV EXTF "Buchungsstapel" (booking batch) for the reader benchmark, written as
  * a stream and deterministic: Windows-1252, `;`, CRLF, line 1 the meta header (header version 700,
- * category 21, fiscal year 2025), line 2 the 120 column names of the repo's DATEV sample
+ * category 21, fiscal year 2025), line 2 the column names of the demo's DATEV batch
  * (config/feeds/demo/exports/datev: what DATEV's format has, most of them empty in a booking), then
  * one booking a line: an unsigned amount with a decimal comma, S/H, Konto 1200 (the bank account)
  * against a counter account, Belegdatum DDMM, a unique Belegfeld 1, a Buchungstext with umlauts —
@@ -30,7 +30,7 @@ export interface DatevExport {
   bytes: number;
 }
 
-const SAMPLE = 'config/feeds/demo/exports/datev/datev-extf-buchungsstapel.csv';
+const SAMPLE = 'config/feeds/demo/exports/datev/EXTF_Buchungsstapel_2026-02.csv';
 const META =
   '"EXTF";700;21;"Buchungsstapel";9;20250306102500000;;"XY";"Benchmark";"";1001;456;20250101;4;20250101;20251231;"Benchmark-Buchungen";"";1;;0;"EUR";"";"";"";"";"";;;"";""';
 const TEXTS = [
@@ -48,7 +48,7 @@ const FIRST_DAY = Date.UTC(2025, 0, 1);
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** The sample's line 2: DATEV's 120 column names. */
+/** The demo batch's line 2: the column names of DATEV's format. */
 async function columnNames(): Promise<string[]> {
   const text = iconv.decode(await readFile(join(repoRoot, SAMPLE)), DATEV_EXPORT_CSV.encoding);
   const line = text.split(/\r?\n/)[1];

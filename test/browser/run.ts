@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runSuite } from '../support/suite-runner.js';
 import { whyChromiumCannotRun } from './support/chromium.js';
 
 /**
@@ -13,19 +13,4 @@ try {
   console.error(`test:browser: ${(error as Error).message}`);
   process.exit(1);
 }
-if (reason !== undefined) {
-  console.log(`test:browser skipped: ${reason}`);
-  process.exit(0);
-}
-const started = Date.now();
-const vitest = spawn(
-  'npx',
-  ['vitest', 'run', '--config', 'vitest.browser.config.ts', ...process.argv.slice(2)],
-  {
-    stdio: 'inherit',
-  },
-);
-vitest.on('exit', (code, signal) => {
-  console.log(`test:browser: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  process.exit(code ?? (signal ? 1 : 0));
-});
+runSuite('test:browser', 'vitest.browser.config.ts', reason);

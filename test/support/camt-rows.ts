@@ -1,12 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { openText } from '../../src/sources/decode.js';
 import { readCamt } from '../../src/sources/formats/camt-reader.js';
 import { CAMT_CELLS } from '../../src/sources/formats/camt-row.js';
 import { CamtSource } from '../../src/sources/formats/camt-source.js';
 
-/** A camt sample copied into the repository (test/fixtures/samples, README there). */
-export const camtSample = (name: string): string =>
-  fileURLToPath(new URL(`../fixtures/samples/${name}`, import.meta.url));
+/** A camt sample of ../shared/samples, read in place (npm run test:samples only). */
+export { sharedSample as camtSample } from './shared-samples.js';
 
 export interface CamtRowSeen {
   line: number;

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SyncHarness } from './sync-harness.js';
@@ -35,3 +35,18 @@ export const target = (externalId: string, currency = 'EUR') =>
 export const bankAccountsOf = (h: SyncHarness) => [
   ...(h.sandbox.runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? []),
 ];
+
+/** The demo's camt.053 statement (written for the demo): account DEMO_CAMT_IBAN, six entries, 813.86. */
+export const DEMO_CAMT = 'config/feeds/demo/exports/camt/camt053-raiffeisen-2026-02-04.xml';
+export const DEMO_CAMT_IBAN = 'DE80740699110000033627';
+
+/**
+ * The demo statement with its closing balance (2334.30) changed to 2500.00, as a bank's wrong file
+ * would have it: opening 1520.44 + entries 813.86 is off by 165.7.
+ */
+export const unbalancedDemoCamt = (): string => {
+  const text = readFileSync(DEMO_CAMT, 'utf8');
+  const wrong = text.replace('<Amt Ccy="EUR">2334.30</Amt>', '<Amt Ccy="EUR">2500.00</Amt>');
+  if (wrong === text) throw new Error(`${DEMO_CAMT}: its closing balance 2334.30 was not found`);
+  return wrong;
+};

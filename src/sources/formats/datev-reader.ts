@@ -93,6 +93,9 @@ async function* batchesOf(
     const header = metaOf(firstLine());
     if (!header.ok) throw stop(file, `line 1: ${header.reason}`);
     if (!(await columns)) throw stop(file, 'line 2: the column names are missing after the meta header');
+    // A batch without bookings still has to be a Buchungsstapel.
+    const found = layoutOf(await columns);
+    if (!found.ok) throw stop(file, found.reason);
   }
   if (stopped) throw stopped;
 }

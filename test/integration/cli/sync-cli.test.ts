@@ -67,17 +67,48 @@ describe('erp-bridge sync', () => {
     expect(clean.stderr).not.toMatch(/error/i);
     expect(clean.code).toBe(0);
     const [summary] = summaries(clean.reportDir);
-    expect(summary?.counts).toMatchObject({ created: 17, skipped: 1, rejected: 0, failed: 0 });
+    expect(summary?.counts).toMatchObject({ created: 12, skipped: 1, rejected: 0, failed: 0 });
 
-    const withBadRows = await sync([demo('sparkasse'), demo('acme-bank')], partnerEnv());
+    const withBadRows = await sync([demo('sparkasse'), demo('rejects/acme-bank')], partnerEnv());
     expect(withBadRows.code).toBe(1);
     const byFeed = Object.fromEntries(summaries(withBadRows.reportDir).map((s) => [s.feed, s]));
-    expect(byFeed['demo-sparkasse']?.counts).toMatchObject({ created: 0, skipped: 18 });
-    expect(byFeed['demo-acme-bank']?.counts.rejected).toBe(1);
+    expect(byFeed['demo-sparkasse']?.counts).toMatchObject({ created: 0, skipped: 13 });
+    expect(byFeed['demo-rejects-acme-bank']?.counts.rejected).toBe(1);
     // The plain-text summary names each feed and where its report is.
-    expect(withBadRows.stdout).toContain('demo-acme-bank: completed_with_errors');
+    expect(withBadRows.stdout).toContain('demo-rejects-acme-bank: completed_with_errors');
     expect(withBadRows.stdout).toContain(withBadRows.reportDir);
   }, 30_000);
+
+  it("the README's first command exits 0: every demo feed, in one --sandbox run, is clean", async () => {
+    const feeds = readdirSync(join(root, 'config/feeds/demo'))
+      .filter((name) => name.endsWith('.yaml'))
+      .map((name) => join(root, 'config/feeds/demo', name));
+    expect(feeds.length).toBeGreaterThanOrEqual(14);
+    const ran = await sync([...feeds, '--sandbox'], {});
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const runs = summaries(ran.reportDir);
+    expect(runs).toHaveLength(feeds.length);
+    for (const run of runs) {
+      expect(run.state, run.feed).toBe('completed');
+      expect(run.counts, run.feed).toMatchObject({ rejected: 0, failed: 0 });
+      // Statements that do not add up would be a warning in a clean tour: the demo's add up.
+      for (const file of run.files) expect(file.statements?.warnings ?? [], run.feed).toEqual([]);
+    }
+  }, 120_000);
+
+  it('the demo of deliberate bad rows (config/feeds/demo/rejects) rejects one row per feed and exits 1', async () => {
+    const ran = await sync(
+      ['acme-bank', 'invoices', 'plans'].map((name) => demo(`rejects/${name}`)).concat('--sandbox'),
+      {},
+    );
+    expect(ran.code).toBe(1);
+    const rejected = Object.fromEntries(summaries(ran.reportDir).map((s) => [s.feed, s.counts.rejected]));
+    expect(rejected).toEqual({
+      'demo-rejects-acme-bank': 1,
+      'demo-rejects-invoices': 1,
+      'demo-rejects-plans': 1,
+    });
+  }, 60_000);
 
   it('--dry-run writes nothing and lists what would be sent', async () => {
     sandbox.runtime.reset();
@@ -90,8 +121,8 @@ describe('erp-bridge sync', () => {
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { line: number; payload: { amount: number } });
-    expect(wouldSend).toHaveLength(17);
-    expect(summaries(ran.reportDir)[0]).toMatchObject({ dryRun: true, wouldSend: 17 });
+    expect(wouldSend).toHaveLength(12);
+    expect(summaries(ran.reportDir)[0]).toMatchObject({ dryRun: true, wouldSend: 12 });
     expect(wouldSend.every((w) => typeof w.payload.amount === 'number' && w.line > 1)).toBe(true);
   }, 30_000);
 
@@ -164,7 +195,7 @@ describe('erp-bridge sync', () => {
     expect(ran.stderr).toContain('embedded sandbox');
     expect(ran.stdout).toContain('(embedded sandbox)');
     const [summary] = summaries(ran.reportDir);
-    expect(summary).toMatchObject({ target: 'embedded sandbox', counts: { created: 17 } });
+    expect(summary).toMatchObject({ target: 'embedded sandbox', counts: { created: 12 } });
     // The real feed's health state is neither read nor written by a sandbox run.
     expect(readdirSync(ran.reportDir).filter((entry) => entry.startsWith('.'))).toEqual([]);
   }, 30_000);

@@ -1,10 +1,18 @@
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { camtSample } from '../../support/camt-rows.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
-import { ACCOUNT, CAMT, DE_A, feedOf, GB, target } from '../../support/statement-feeds.js';
+import {
+  ACCOUNT,
+  CAMT,
+  DE_A,
+  DEMO_CAMT_IBAN,
+  feedOf,
+  GB,
+  target,
+  unbalancedDemoCamt,
+} from '../../support/statement-feeds.js';
 
 const world = fleetTestWorld();
 
@@ -45,7 +53,7 @@ describe('statements route to their accounts on the fleet', () => {
 
   it('a statement’s balance moves its account once the run’s chunks are settled; the arithmetic warning is in the summary', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-fleet-balances-'));
-    copyFileSync(camtSample('camt053-vr-bank.xml'), join(dir, 'day.xml'));
+    writeFileSync(join(dir, 'day.xml'), unbalancedDemoCamt());
     const feed = [
       'name: balances-fleet',
       `accountId: ${ACCOUNT}`,
@@ -62,13 +70,13 @@ describe('statements route to their accounts on the fleet', () => {
     expect(summary.files[0]?.statements).toMatchObject({
       count: 1,
       unbalanced: 1,
-      warnings: [{ difference: '167.55', line: 16 }],
-      balances: [{ outcome: 'updated', balanceDate: '2014-01-04', balanceReference: '27.61' }],
+      warnings: [{ difference: '165.7', line: 16 }],
+      balances: [{ outcome: 'updated', balanceDate: '2026-02-05', balanceReference: '2500.00' }],
     });
     const banks = [...(world.sandbox().runtime.state.accounts.get(ACCOUNT)?.bankAccounts.values() ?? [])];
-    expect(banks.find((b) => b.externalId === 'iban-DE14740618130000033626')).toMatchObject({
-      balanceReference: 27.61,
-      balanceDate: '2014-01-04',
+    expect(banks.find((b) => b.externalId === `iban-${DEMO_CAMT_IBAN}`)).toMatchObject({
+      balanceReference: 2500,
+      balanceDate: '2026-02-05',
     });
   });
 });

@@ -2,9 +2,11 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { camtSample } from '../../support/camt-rows.js';
 import { exitCodeOfRun } from '../../support/run-checks.js';
 import { syncHarness } from '../../support/sync-harness.js';
+
+/** The demo's camt.053 statement (config/feeds/demo/exports/camt, written for the demo). */
+const DEMO_STATEMENT = 'config/feeds/demo/exports/camt/camt053-raiffeisen-2026-02-04.xml';
 
 /** A camt.052 intraday report of the same account: one booked entry, one pending. */
 const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
@@ -12,9 +14,9 @@ const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
 <BkToCstmrAcctRpt>
 <Rpt>
 <Id>R1</Id>
-<Acct><Id><IBAN>DE14740618130000033626</IBAN></Id></Acct>
-<Ntry><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2024-03-13</Dt></BookgDt><AcctSvcrRef>R1-1</AcctSvcrRef></Ntry>
-<Ntry><Amt Ccy="EUR">2.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>PDNG</Cd></Sts><BookgDt><Dt>2024-03-13</Dt></BookgDt><AcctSvcrRef>R1-2</AcctSvcrRef></Ntry>
+<Acct><Id><IBAN>DE80740699110000033627</IBAN></Id></Acct>
+<Ntry><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-02-05</Dt></BookgDt><AcctSvcrRef>R1-1</AcctSvcrRef></Ntry>
+<Ntry><Amt Ccy="EUR">2.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>PDNG</Cd></Sts><BookgDt><Dt>2026-02-05</Dt></BookgDt><AcctSvcrRef>R1-2</AcctSvcrRef></Ntry>
 </Rpt>
 </BkToCstmrAcctRpt>
 </Document>
@@ -23,20 +25,20 @@ const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
 /** A camt feed with no mapping section: the format's default mapping to transactions applies. */
 function writeFeed(files: Record<string, string> = { 'b-report.xml': REPORT }): string {
   const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-camt-e2e-'));
-  copyFileSync(camtSample('camt053-vr-bank.xml'), join(dir, 'a-statement.xml'));
+  copyFileSync(DEMO_STATEMENT, join(dir, 'a-statement.xml'));
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   const feed = [
     'name: camt-e2e',
     'accountId: 1001',
     'kind: transactions',
     'source: {path: "*.xml", format: camt}',
-    'bankAccount: {externalId: vr-giro, accountName: VR Giro, bankName: VR-Bank Rottal-Inn}',
+    'bankAccount: {externalId: vr-giro, accountName: Vereinskonto, bankName: Raiffeisenbank Lindenau}',
   ].join('\n');
   writeFileSync(join(dir, 'feed.yaml'), `${feed}\n`);
   return join(dir, 'feed.yaml');
 }
 
-describe('a camt feed (the VR-Bank statement and a report with a pending entry), end to end', () => {
+describe('a camt feed (the demo statement and a report with a pending entry), end to end', () => {
   let h: Awaited<ReturnType<typeof syncHarness>>;
   beforeAll(async () => {
     h = await syncHarness();
@@ -54,30 +56,40 @@ describe('a camt feed (the VR-Bank statement and a report with a pending entry),
       code: 'EXCLUDED',
       message: expect.stringContaining('pending (status PDNG)'),
     });
-    expect(first.summary.controlTotals.created.amount).toBe('-154.1');
+    expect(first.summary.controlTotals.created.amount).toBe('823.86');
     expect(first.summary.controlTotals.skipped).toEqual({ records: 1, amount: '-2.5' });
-    expect(first.summary.controlTotals.all).toEqual({ records: 9, amount: '-156.6' });
+    expect(first.summary.controlTotals.all).toEqual({ records: 9, amount: '821.36' });
 
     const stored = h.transactions(1001);
     expect(stored).toHaveLength(8);
     expect(stored.map((t) => t.externalId).sort()).toEqual([
-      '2013123001153870000',
-      '2013123001153870001',
-      '2014010303263400000/STZV-EtE27122013-11:05-1',
-      '2014010303263400000/STZV-EtE27122013-11:05-2',
-      '2014010509572410000',
-      '367406715024072/1',
-      '640387810124072/2',
+      '2026020300412270001',
+      '2026020300517730000/BEITRAG-2026-02-0031',
+      '2026020300517730000/BEITRAG-2026-02-0032',
+      '2026020400120040000',
+      '2026020400233110000',
+      '2026020400233110001',
+      '2026020400900000001',
       'R1-1',
     ]);
-    expect(stored.find((t) => t.externalId === '367406715024072/1')).toMatchObject({
-      bookingDate: '2024-03-12',
-      valueDate: '2024-03-12',
-      amount: -80,
+    // One transaction of the batched collection: its own amount, debtor and purpose.
+    expect(stored.find((t) => t.externalId === '2026020300517730000/BEITRAG-2026-02-0032')).toMatchObject({
+      bookingDate: '2026-02-03',
+      valueDate: '2026-02-03',
+      amount: 75,
       currency: 'EUR',
-      purpose: '002462',
-      counterpartyName: 'Rega',
-      counterpartyIban: 'CH803000000',
+      purpose: 'Mitgliedsbeitrag Februar 2026 Mitgl. 32',
+      counterpartyName: 'Jonas Brandt',
+      counterpartyIban: 'DE51520999550004410032',
+    });
+    // An amount without decimals, a purpose in two Ustrd parts, an entity in a name.
+    expect(stored.find((t) => t.externalId === '2026020400233110000')?.amount).toBe(-80);
+    expect(stored.find((t) => t.externalId === '2026020300412270001')?.purpose).toBe(
+      'Rechnung 2026-0117 vom 19.01.2026 Konzert Fruehjahr Kundennr. 4471 Danke',
+    );
+    expect(stored.find((t) => t.externalId === '2026020400233110001')).toMatchObject({
+      counterpartyName: 'Notenhaus Weber & Kolb OHG',
+      purpose: 'Chorpartituren Fruehjahrskonzert 34 Ex. RF18539007547034',
     });
 
     const second = await h.run(feedFile);
@@ -85,9 +97,16 @@ describe('a camt feed (the VR-Bank statement and a report with a pending entry),
     expect(h.transactions(1001)).toHaveLength(8);
   });
 
-  it('the demo feed (account 1002): the VR-Bank statement with no mapping section, and a rerun creates nothing', async () => {
+  it('the demo feed (account 1002): the statement with no mapping section, its balance, and a rerun creates nothing', async () => {
     const first = await h.run('config/feeds/demo/camt.yaml');
     expect(first.summary.counts).toEqual({ created: 7, updated: 0, skipped: 0, rejected: 0, failed: 0 });
+    expect(first.summary.controlTotals.created.amount).toBe('813.86');
+    // The demo's statement adds up: its closing balance is set, without a warning.
+    expect(first.summary.files[0]?.statements).toMatchObject({
+      count: 1,
+      balances: [{ outcome: 'updated', balanceReference: '2334.30' }],
+    });
+    expect(first.summary.files[0]?.statements?.warnings ?? []).toEqual([]);
     expect(h.transactions(1002)).toHaveLength(7);
     const second = await h.run('config/feeds/demo/camt.yaml');
     expect(second.summary.counts).toEqual({ created: 0, updated: 0, skipped: 7, rejected: 0, failed: 0 });

@@ -8,35 +8,41 @@ import { syncHarness } from '../../support/sync-harness.js';
 const ACCOUNT = 1002;
 const DEMO = 'config/feeds/demo/datev.yaml';
 
-describe('the DATEV booking batch sample, end to end (in-process runner, sandbox)', () => {
+describe('DATEV booking batches (the demo and small ones), end to end (in-process runner, sandbox)', () => {
   let h: Awaited<ReturnType<typeof syncHarness>>;
   beforeEach(async () => {
     h = await syncHarness();
   });
   afterEach(() => h.close());
 
-  it('the demo feed: the bank booking created once with its sign and date, the invoice booking left out', async () => {
+  it('the demo feed: the bank bookings created once with their signs and dates, the others left out', async () => {
     const first = await h.run(DEMO);
-    expect(first.summary.counts).toEqual({ created: 1, updated: 0, skipped: 1, rejected: 0, failed: 0 });
-    expect(first.summary.controlTotals.created.amount).toBe('-24.95');
+    expect(first.summary.counts).toEqual({ created: 4, updated: 0, skipped: 2, rejected: 0, failed: 0 });
+    // H on the bank account is money out, S money in: -48.90 + 1190.00 - 850.00 - 12.35.
+    expect(first.summary.controlTotals.created.amount).toBe('278.75');
     expect(first.outcomes.map((o) => [o.line, o.outcome, o.code ?? null])).toEqual([
       [3, 'created', null],
       [4, 'skipped', 'EXCLUDED'],
+      [5, 'created', null],
+      [6, 'created', null],
+      [7, 'skipped', 'EXCLUDED'],
+      [8, 'created', null],
     ]);
-    expect(h.transactions(ACCOUNT)).toEqual([
-      expect.objectContaining({
-        bookingDate: '2018-02-21',
-        amount: -24.95,
-        currency: 'EUR',
-        purpose: 'Fachbuch: Controlling für Dummies',
-        externalId: expect.stringMatching(/^erpb2-/),
-      }),
-    ]);
+    // Windows-1252 read as such; Belegdatum DDMM completed with the meta header's year.
+    expect(h.transactions(ACCOUNT).find((t) => t.amount === -48.9)).toMatchObject({
+      bookingDate: '2026-02-03',
+      currency: 'EUR',
+      purpose: 'Toner und Papier Bürobedarf Weiß',
+      externalId: expect.stringMatching(/^erpb2-/),
+    });
+    expect(h.transactions(ACCOUNT).find((t) => t.amount === 1190)).toMatchObject({
+      bookingDate: '2026-02-19',
+    });
 
     const second = await h.run(DEMO);
-    expect(second.summary.counts).toEqual({ created: 0, updated: 0, skipped: 2, rejected: 0, failed: 0 });
+    expect(second.summary.counts).toEqual({ created: 0, updated: 0, skipped: 6, rejected: 0, failed: 0 });
     expect(second.summary.controlTotals.created.amount).toBe('0');
-    expect(h.transactions(ACCOUNT)).toHaveLength(1);
+    expect(h.transactions(ACCOUNT)).toHaveLength(4);
   });
 
   it('a booking with a bad date or amount is rejected at its line; the good bookings of the file are created', async () => {

@@ -81,8 +81,8 @@ describe('invoices end to end under faults (1,100 JSONL records, two chunks; cre
     });
   });
 
-  it('the demo invoices feed with a commit-then-reset: four created once, the unreadable amount rejected', async () => {
-    const feed = 'config/feeds/demo/invoices.yaml';
+  it('the demo invoices (with their deliberate bad row) and a commit-then-reset: four created once, the unreadable amount rejected', async () => {
+    const feed = 'config/feeds/demo/rejects/invoices.yaml';
     const demo = { lines: [1, 2, 3, 4, 6], total: '25109' };
     const h = await s.start({ script: [{ op: BULK, fault: 'commit-then-reset' }] });
     const first = await h.run(feed);
@@ -109,7 +109,8 @@ describe('invoices end to end under faults (1,100 JSONL records, two chunks; cre
   );
 });
 
-const PLANS_FEED = 'config/feeds/demo/plans.yaml';
+/** The demo plans with their deliberate bad row (config/feeds/demo/rejects). */
+const PLANS_FEED = 'config/feeds/demo/rejects/plans.yaml';
 /** Lines 2-8; line 8 (a monthly value not on the 1st) is rejected locally. */
 const PLANS_FILE = { lines: [2, 3, 4, 5, 6, 7, 8], total: '42121' };
 

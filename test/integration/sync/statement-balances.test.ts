@@ -1,14 +1,18 @@
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
 import { parseFeed } from '../../../src/config/load-feed.js';
-import { camtSample } from '../../support/camt-rows.js';
-import { ACCOUNT, bankAccountsOf } from '../../support/statement-feeds.js';
+import {
+  ACCOUNT,
+  bankAccountsOf,
+  DEMO_CAMT_IBAN,
+  unbalancedDemoCamt,
+} from '../../support/statement-feeds.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 
-const IBAN = 'DE14740618130000033626';
+const IBAN = DEMO_CAMT_IBAN;
 
 /** An MT940 day statement of one account: opening, one credit, closing, all booked on `yymmdd`. */
 const mt940Day = (yymmdd: string, opening: string, credit: string, closing: string) =>
@@ -24,16 +28,10 @@ const mt940Day = (yymmdd: string, opening: string, credit: string, closing: stri
     '',
   ].join('\r\n');
 
-/** A feed folder with `files` (name → content or a sample to copy) and the feed's extra YAML lines. */
-function feedWith(
-  files: Record<string, string | { sample: string }>,
-  format: 'camt' | 'mt940',
-  extra: string[] = [],
-) {
+/** A feed folder with `files` (name → content) and the feed's extra YAML lines. */
+function feedWith(files: Record<string, string>, format: 'camt' | 'mt940', extra: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-balances-'));
-  for (const [name, content] of Object.entries(files))
-    if (typeof content === 'string') writeFileSync(join(dir, name), content);
-    else copyFileSync(camtSample(content.sample), join(dir, name));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   const feed = [
     'name: balances',
     `accountId: ${ACCOUNT}`,
@@ -56,10 +54,10 @@ describe('statement balances keep the bank account’s balanceReference/balanceD
   const target = () => bankAccountsOf(h).find((b) => b.externalId === `iban-${IBAN}`);
 
   it('sets the closing booked balance as the next day’s start, warns that the statement does not add up, and a rerun changes nothing', async () => {
-    const { feed } = feedWith({ 'day.xml': { sample: 'camt053-vr-bank.xml' } }, 'camt');
+    const { feed } = feedWith({ 'day.xml': unbalancedDemoCamt() }, 'camt');
     const first = await h.run(feed);
     expect(first.summary.counts.created).toBe(7);
-    expect(target()).toMatchObject({ balanceReference: 27.61, balanceDate: '2014-01-04' });
+    expect(target()).toMatchObject({ balanceReference: 2500, balanceDate: '2026-02-05' });
     const [file] = first.summary.files;
     expect(file?.statements).toMatchObject({
       count: 1,
@@ -69,18 +67,18 @@ describe('statement balances keep the bank account’s balanceReference/balanceD
           code: 'STATEMENT_DOES_NOT_ADD_UP',
           line: 16,
           account: IBAN,
-          opening: '24.16',
+          opening: '1520.44',
           entries: 6,
-          entriesSum: '-164.1',
-          closing: '27.61',
-          difference: '167.55',
+          entriesSum: '813.86',
+          closing: '2500.00',
+          difference: '165.7',
         },
       ],
       balances: [
         {
           bankAccount: `iban-${IBAN}`,
-          balanceDate: '2014-01-04',
-          balanceReference: '27.61',
+          balanceDate: '2026-02-05',
+          balanceReference: '2500.00',
           outcome: 'updated',
         },
       ],
@@ -88,7 +86,7 @@ describe('statement balances keep the bank account’s balanceReference/balanceD
 
     const second = await h.run(feed);
     expect(second.summary.files[0]?.statements?.balances).toMatchObject([{ outcome: 'unchanged' }]);
-    expect(target()).toMatchObject({ balanceReference: 27.61, balanceDate: '2014-01-04' });
+    expect(target()).toMatchObject({ balanceReference: 2500, balanceDate: '2026-02-05' });
   });
 
   it('only a newer balance moves the account: an older statement imported later leaves it, saying why', async () => {

@@ -9,7 +9,8 @@ import { DatevSource } from '../../../src/sources/formats/datev-source.js';
 import { readSource } from '../../../src/sources/formats/registry.js';
 import { fixtureWriter, readOutcomes } from '../../support/source-files.js';
 
-const SAMPLE = new URL('../../fixtures/samples/datev-extf-buchungsstapel.csv', import.meta.url).pathname;
+/** The demo's booking batch (Windows-1252, written for the demo, config/feeds/demo/exports/datev). */
+const DEMO = 'config/feeds/demo/exports/datev/EXTF_Buchungsstapel_2026-02.csv';
 const write = fixtureWriter('datev');
 
 type Read =
@@ -60,27 +61,24 @@ async function stopOf(text: string): Promise<FileStopError> {
   return error as FileStopError;
 }
 
-describe('the datev reader on the EXTF sample (ledermann/datev)', () => {
-  it('reads both bookings at their lines: signed amounts, completed dates, Windows-1252 column names', async () => {
-    const items = await readItems(openText(SAMPLE, 'auto').text);
-    expect(items.map((i) => [i.kind, i.line])).toEqual([
-      ['row', 3],
-      ['row', 4],
-    ]);
+describe('the datev reader on the demo EXTF batch', () => {
+  it('reads every booking at its line: signed amounts, completed dates, Windows-1252 column names', async () => {
+    const items = await readItems(openText(DEMO, 'auto').text);
+    expect(items.map((i) => [i.kind, i.line])).toEqual([3, 4, 5, 6, 7, 8].map((line) => ['row', line]));
     const [first, second] = items.flatMap((i) => (i.kind === 'row' ? [i] : []));
     // H: the Konto (1200, the bank) is credited: money out.
-    expect(first?.cell('signedAmount')).toBe('-24,95');
-    expect(first?.cell('documentDate')).toBe('2018-02-21');
+    expect(first?.cell('signedAmount')).toBe('-48,90');
+    expect(first?.cell('documentDate')).toBe('2026-02-03');
     expect(first?.cell('currency')).toBe('EUR');
     expect(first?.cell('Konto')).toBe('1200');
-    expect(first?.cell('Gegenkonto (ohne BU-Schlüssel)')).toBe('4940');
-    expect(first?.cell('BU-Schlüssel')).toBe('8');
-    expect(first?.cell('Buchungstext')).toBe('Fachbuch: Controlling für Dummies');
-    expect(first?.cell('Umsatz (ohne Soll/Haben-Kz)')).toBe('24,95');
+    expect(first?.cell('Gegenkonto (ohne BU-Schlüssel)')).toBe('4930');
+    expect(first?.cell('BU-Schlüssel')).toBe('');
+    expect(first?.cell('Buchungstext')).toBe('Toner und Papier Bürobedarf Weiß');
+    expect(first?.cell('Umsatz (ohne Soll/Haben-Kz)')).toBe('48,90');
     // S: the Konto (10000, a customer) is debited.
-    expect(second?.cell('signedAmount')).toBe('5950,00');
-    expect(second?.cell('documentDate')).toBe('2018-02-22');
-    expect(second?.cell('Belegfeld 1')).toBe('RE201802-135');
+    expect(second?.cell('signedAmount')).toBe('1190,00');
+    expect(second?.cell('documentDate')).toBe('2026-02-05');
+    expect(second?.cell('Belegfeld 1')).toBe('RE2026-021');
     // The en dash (0x96 in Windows-1252) of the column names.
     expect(second?.cell('Beleginfo – Art 1')).toBe('');
     expect(second?.cell('KOST1 – Kostenstelle')).toBe('');
@@ -88,10 +86,10 @@ describe('the datev reader on the EXTF sample (ledermann/datev)', () => {
 
   it('offers its column names from line 2 and then the added cells', async () => {
     const source = DatevSource.parse({ format: 'datev', path: 'x' });
-    const reading = readSource('datev', source, 's.csv', openText(SAMPLE, 'auto').text);
+    const reading = readSource('datev', source, 's.csv', openText(DEMO, 'auto').text);
     for await (const _ of reading.batches);
     const columns = await reading.columns;
-    expect(columns?.names).toHaveLength(120 + DATEV_CELLS.length);
+    expect(columns?.names).toHaveLength(116 + DATEV_CELLS.length);
     expect(columns?.names.slice(0, 2)).toEqual(['Umsatz (ohne Soll/Haben-Kz)', 'Soll/Haben-Kennzeichen']);
     expect(columns?.names.slice(-3)).toEqual([...DATEV_CELLS]);
     expect(columns?.names).toContain('Zusatzinformation – Inhalt 1');
@@ -215,23 +213,23 @@ describe('a datev feed through openRecords', () => {
       ].join('\n'),
       '/feeds/datev.yaml',
     );
-    const outcomes = await readOutcomes(feed, write(readFileSync(SAMPLE)));
-    expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'mapped']);
+    const outcomes = await readOutcomes(feed, write(readFileSync(DEMO)));
+    expect(outcomes.map((o) => o.kind)).toEqual(Array(6).fill('mapped'));
     expect(outcomes[0]).toMatchObject({
       record: {
         line: 3,
-        amount: '-24.95',
+        amount: '-48.9',
         derivedId: true,
         payload: {
-          bookingDate: '2018-02-21',
-          amount: -24.95,
+          bookingDate: '2026-02-03',
+          amount: -48.9,
           currency: 'EUR',
-          purpose: 'Fachbuch: Controlling für Dummies',
+          purpose: 'Toner und Papier Bürobedarf Weiß',
         },
       },
     });
     expect(outcomes[1]).toMatchObject({
-      record: { line: 4, amount: '5950', payload: { bookingDate: '2018-02-22' } },
+      record: { line: 4, amount: '1190', payload: { bookingDate: '2026-02-05' } },
     });
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { openText } from '../../../src/sources/decode.js';
 import { Mt940Source } from '../../../src/sources/formats/mt940-source.js';
 import { readSource } from '../../../src/sources/formats/registry.js';
-import type { SourceEncoding } from '../../../src/sources/formats/shared-keys.js';
 import {
   nextDay,
   StatementTally,
@@ -12,16 +11,17 @@ import {
   statementDifference,
 } from '../../../src/sources/formats/statement-totals.js';
 import { balanceCandidates, statementWarnings } from '../../../src/sync/report/statement-report.js';
+import { INTERIM_REPORT } from '../../support/mt940-items.js';
 
-const SAMPLES = new URL('../../fixtures/samples/', import.meta.url);
+/** The demo's MT940 file: five one-day statements of one account (written for the demo). */
+const DEMO_MT940 = 'config/feeds/demo/exports/mt940/mt940-volksbank-2026-02.txt';
 
 async function mt940Statements(text: NodeJS.ReadableStream): Promise<readonly StatementTotals[]> {
   const reading = readSource('mt940', Mt940Source.parse({ format: 'mt940', path: 'x' }), 'x.sta', text);
   for await (const _ of reading.batches);
   return reading.statements?.() ?? [];
 }
-const sampleStatements = (name: string, encoding: SourceEncoding = 'auto') =>
-  mt940Statements(openText(new URL(name, SAMPLES).pathname, encoding).text);
+const textStatements = (lines: string[]) => mt940Statements(Readable.from([lines.join('\r\n')]));
 
 function tally(opening: string | undefined, entries: string[], closing: string | undefined): StatementTotals {
   const t = new StatementTally(1);
@@ -73,14 +73,14 @@ describe('the start-of-day balance a statement proves (the service keeps balance
   });
 
   it('per statement account, the newest balance of a file wins (the later statement on the same day)', async () => {
-    const statements = await sampleStatements('mt940-volksbankenraiffeisenbanken.txt');
-    expect(statements).toHaveLength(8);
+    const statements = await mt940Statements(openText(DEMO_MT940, 'auto').text);
+    expect(statements).toHaveLength(5);
     expect(balanceCandidates(statements)).toEqual([
       {
-        account: '66642399/93387',
+        account: '74069911/4417650',
         currency: 'EUR',
-        balance: { amount: '3830.00', date: '2020-03-11' },
-        statementLine: 93,
+        balance: { amount: '4281.60', date: '2026-02-19' },
+        statementLine: 64,
       },
     ]);
   });
@@ -88,10 +88,27 @@ describe('the start-of-day balance a statement proves (the service keeps balance
 
 describe('MT940 statements as the reader gives them', () => {
   it('reads :60F:/:62F: and :60M:/:62M:, signed, with the :61: entries between them', async () => {
-    const statements = await sampleStatements('mt940-sparkasse.txt');
+    const statements = await textStatements([
+      ':20:STARTUMSE',
+      ':25:64459990/0004417082',
+      ':28C:00012/001',
+      ':60F:C190215EUR194,57',
+      ':61:1902180218DR20,00NMSCNONREF',
+      ':86:106?00KARTENZAHLUNG?20BAECKEREI',
+      ':62M:C190218EUR174,57',
+      '-',
+      ':20:STARTUMSE',
+      ':25:64459990/0004417082',
+      ':28C:00012/002',
+      ':60M:C190218EUR174,57',
+      ':61:1902190219DR20,00NMSCNONREF',
+      ':86:106?00KARTENZAHLUNG?20DROGERIE',
+      ':62F:C190219EUR154,57',
+      '-',
+    ]);
     expect(statements.map((s) => [s.line, s.opening, s.closing, s.entries, s.sum])).toEqual([
       [1, { amount: '194.57', date: '2019-02-15' }, { amount: '174.57', date: '2019-02-18' }, 1, '-20'],
-      [12, { amount: '174.57', date: '2019-02-18' }, { amount: '154.57', date: '2019-02-19' }, 1, '-20'],
+      [9, { amount: '174.57', date: '2019-02-18' }, { amount: '154.57', date: '2019-02-19' }, 1, '-20'],
     ]);
     expect(statementWarnings(statements)).toEqual({ unbalanced: 0, warnings: [] });
   });
@@ -134,18 +151,31 @@ describe('MT940 statements as the reader gives them', () => {
     expect(warnings[0]?.message).toContain('off by 0.5');
   });
 
-  it('the samples that do not add up, and one whose entry cannot be read (30 February), are told apart', async () => {
-    // Code page 852 (Hungarian), which erp-bridge does not decode: Latin-1 reads its figures alike.
-    const cmi = await sampleStatements('mt940-wolph-raiffeisen-cmi.sta', 'iso-8859-1');
-    expect(statementWarnings(cmi).warnings.map((w) => [w.account, w.difference])).toEqual([
-      ['UBRTHUHB/123456789150ABCDEF002/HUF', '1123264'],
+  it('a statement that does not add up, and one whose entry cannot be read (30 February), are told apart', async () => {
+    const statement = (account: string, entry: string, closing: string) => [
+      ':20:STMT',
+      `:25:${account}`,
+      ':28C:1',
+      ':60F:C180417HUF25170637,10',
+      entry,
+      ':86:UTALAS',
+      `:62F:C180418HUF${closing}`,
+      '-',
+    ];
+    const off = await textStatements(
+      statement('HU/1', ':61:1804180418CF2066637,00NTRFNONREF', '25281687,60'),
+    );
+    expect(statementWarnings(off).warnings.map((w) => [w.account, w.difference])).toEqual([
+      ['HU/1', '-1955586.5'],
     ]);
-    const february30 = await sampleStatements('mt940-wolph-february_30.sta');
+    const february30 = await textStatements(
+      statement('HU/2', ':61:1602300301DR6,00NMSCNONREF', '25170631,10'),
+    );
     expect(february30[0]).toMatchObject({ unreadable: 1, entries: 0 });
     expect(statementWarnings(february30).unbalanced).toBe(0);
   });
 
   it('an MT942 interim report has no booked balances: no statement figures', async () => {
-    expect(await sampleStatements('mt940-wolph-mt942.sta')).toEqual([]);
+    expect(await textStatements(INTERIM_REPORT)).toEqual([]);
   });
 });
