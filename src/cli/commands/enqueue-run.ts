@@ -24,6 +24,9 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
     logger,
     'producer',
     async (fleet) => {
+      // The highest code of the feeds: one feed without a file does not keep the others from
+      // being enqueued.
+      let code: ExitCode = EXIT.OK;
       for (const loaded of feeds) {
         const results = await enqueueFeed(
           loaded,
@@ -34,6 +37,11 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
             acceptNewIdentity: flags.acceptNewIdentity,
             // Not arrived yet (no marker, still growing): said, and left for a later enqueue or tick.
             onWaiting: (w) => process.stdout.write(`${loaded.feed.name}: ${w.path}: waiting (${w.reason})\n`),
+            // No file is no success (exit 2) unless the feed says it is normal for it.
+            onNoFile: (noFile) => {
+              process.stdout.write(`${loaded.feed.name}: ${noFile.message}\n`);
+              if (noFile.stop) code = EXIT.INVALID_CONFIG;
+            },
           },
           {
             feedsDir: fleet.config.feedsDir,
@@ -51,7 +59,7 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
               : `${loaded.feed.name}: ${r.file}: enqueued (${r.enqueued}) as run ${r.runId}\n`,
           );
       }
-      return EXIT.OK;
+      return code;
     },
     withFeedsDir(process.env, flags.feeds),
   );
