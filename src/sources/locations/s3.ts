@@ -132,7 +132,7 @@ export function openS3Location(config: S3LocationConfig, options: S3LocationOpti
       call('LIST', folder, async () => {
         const prefix = folder === '' || folder.endsWith('/') ? folder : `${folder}/`;
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/' }),
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, Delimiter: '/' }),
         );
         const names = [
           ...(page.Contents ?? []).map((o) => o.Key?.slice(prefix.length)),
