@@ -154,6 +154,16 @@ async function enqueueFrom(
     deps.logger.info({ feed: feed.name, file: name, runId: claim.runId, enqueued }, 'import run enqueued');
     results.push({ file: name, sha256, runId: claim.runId, enqueued });
   }
+  // Freshness (source.expectEvery): a listing that showed a file version never imported before.
+  const { expectEvery } = feed.source;
+  if (expectEvery !== undefined)
+    await deps.registry.expectFiles(
+      feed.name,
+      feed.accountId,
+      expectEvery,
+      deps.now(),
+      results.some((r) => r.enqueued === 'new'),
+    );
   return results;
 }
 
