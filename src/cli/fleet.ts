@@ -38,6 +38,9 @@ export async function connectFleet(
   role: string,
 ): Promise<FleetWiring> {
   const config = loadFleetConfig(env);
+  // First, whatever follows: the operator sees which Redis (and so which fleet) the command uses.
+  // Logs of --log-format json go to stdout, so this line never breaks a JSON collector.
+  process.stderr.write(`erp-bridge: Redis ${redactRedisUrl(config.redisUrl)} (REDIS_URL)\n`);
   // One bounded attempt first: an unreachable Redis is one clear line and exit 3, not the endless
   // reconnect errors of the fleet's own connection (which must keep retrying once running).
   try {

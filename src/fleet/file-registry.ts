@@ -42,6 +42,33 @@ redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(c))
 return 1
 `;
 
+/**
+ * What the fleet knows of a feed with `source.expectEvery`: since when it watches the feed (the
+ * first listing or scheduler pass that knew the key), when a listing last showed a new export (a
+ * file version never imported before), and how often one is expected.
+ */
+export interface FeedFreshness {
+  feed: string;
+  accountId: number;
+  since: number;
+  lastNewAt?: number;
+  expectEveryMs: number;
+}
+
+// A feed's freshness entry: `since` set once, `lastNewAt` only ever moves forward (two producers
+// noting at once keep the later time).
+const NOTE_FRESHNESS = `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+local c = cur and cjson.decode(cur) or {since = tonumber(ARGV[2])}
+if ARGV[5] == '1' and (c.lastNewAt == nil or c.lastNewAt < tonumber(ARGV[2])) then
+  c.lastNewAt = tonumber(ARGV[2])
+end
+c.expectEveryMs = tonumber(ARGV[3])
+c.accountId = tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(c))
+return 1
+`;
+
 export class FileRegistry {
   constructor(
     private readonly redis: Redis,
@@ -69,6 +96,35 @@ export class FileRegistry {
         retryOf: String(retryOf),
       };
     return kind === 'new' ? { kind, runId: id } : { kind: 'seen', runId: id };
+  }
+
+  /**
+   * Notes that `feed` (with source.expectEvery) is watched from `now` on, unless it was before;
+   * with `newFile`, that a listing at `now` showed an export never imported before.
+   */
+  async expectFiles(feed: string, accountId: number, expectEveryMs: number, now: number, newFile = false) {
+    await this.redis.eval(
+      NOTE_FRESHNESS,
+      1,
+      this.keys.freshness(),
+      feed,
+      String(now),
+      String(expectEveryMs),
+      String(accountId),
+      newFile ? '1' : '0',
+    );
+  }
+
+  /** Every feed the fleet judges for freshness, by name. */
+  async freshness(): Promise<FeedFreshness[]> {
+    const entries = await this.redis.hgetall(this.keys.freshness());
+    return Object.entries(entries)
+      .map(([feed, json]) => ({ feed, ...(JSON.parse(json) as Omit<FeedFreshness, 'feed'>) }))
+      .sort((a, b) => (a.feed < b.feed ? -1 : a.feed > b.feed ? 1 : 0));
+  }
+
+  async forgetFreshness(feed: string): Promise<void> {
+    await this.redis.hdel(this.keys.freshness(), feed);
   }
 
   /**

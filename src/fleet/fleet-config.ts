@@ -9,14 +9,21 @@ import { secrets } from '../logging/secret-scrubber.js';
  * which is never logged.
  */
 const FleetEnv = z.object({
+  // Required: a fleet command that quietly took 127.0.0.1:6379 could queue runs in a Redis no
+  // worker reads (or read another fleet's runs), and pass as success.
   REDIS_URL: z
-    .url({ protocol: /^rediss?$/, error: 'expected redis://host:port[/db] or rediss://…' })
+    .url({
+      protocol: /^rediss?$/,
+      error: (issue) =>
+        issue.input === undefined
+          ? 'not set; the fleet commands need the Redis they share: REDIS_URL=redis://host:port[/db] (or rediss://…)'
+          : 'expected redis://host:port[/db] or rediss://…',
+    })
     // `redis://host:/0` parses as a URL with no port, which ioredis quietly turns into 6379: a
     // typo would then talk to whatever Redis listens there. A colon must be followed by a port.
     .refine((url) => !/^rediss?:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/]*):(?:\/|$)/.test(url), {
       error: 'the port after ":" is empty; expected redis://host:port[/db] (or no ":" for 6379)',
-    })
-    .default('redis://127.0.0.1:6379'),
+    }),
   /** Prefix of every BullMQ and erp-bridge key. For Redis Cluster use a hash tag: {erp-bridge}. */
   ERP_BRIDGE_QUEUE_PREFIX: z
     .string()

@@ -30,6 +30,8 @@ export function fleetKeys(prefix: string) {
     reconcileLines: (reconcileId: string) => k('reconcile', reconcileId, 'lines'),
     runsOfFeed: (feed: string) => k('runs', feed),
     files: (feed: string) => k('files', feed),
+    /** Per feed with source.expectEvery: when new exports were seen (freshness.ts). */
+    freshness: () => k('freshness'),
     /** The records of one queued chunk job (chunk-records.ts). */
     chunkRecords: (jobId: string) => k('chunk', jobId, 'records'),
     /** Each feed's health (src/ops/alerts): `failing:<feed>` and `dropped:<feed>` fields. */

@@ -6,6 +6,7 @@ import type { LoadedFeed } from '../config/load-feed.js';
 import { type ArrivalMemory, listArrived, type WaitingFile } from '../sources/locations/arrival.js';
 import { exportFile, nameOf, sha256Of } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
+import { explainNoFile, type NoFile } from '../sources/locations/no-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { arrivalOf, isRemote } from '../sources/locations/source-keys.js';
 import { newRunId, runIdTime } from '../sync/run-id.js';
@@ -51,6 +52,11 @@ export interface EnqueueOptions {
    * later tick or poll takes it).
    */
   onWaiting?(file: WaitingFile): void;
+  /**
+   * Hears a listing that found no export at all (none arrived, none waiting): why, and whether it
+   * stops (a folder that does not exist; a glob matching nothing without source.allowNoFiles).
+   */
+  onNoFile?(noFile: NoFile): void;
 }
 
 export type EnqueueResult =
@@ -148,6 +154,16 @@ async function enqueueFrom(
     deps.logger.info({ feed: feed.name, file: name, runId: claim.runId, enqueued }, 'import run enqueued');
     results.push({ file: name, sha256, runId: claim.runId, enqueued });
   }
+  // Freshness (source.expectEvery): a listing that showed a file version never imported before.
+  const { expectEvery } = feed.source;
+  if (expectEvery !== undefined)
+    await deps.registry.expectFiles(
+      feed.name,
+      feed.accountId,
+      expectEvery,
+      deps.now(),
+      results.some((r) => r.enqueued === 'new'),
+    );
   return results;
 }
 
@@ -168,8 +184,15 @@ async function arrivedFiles(
     deps.logger.info({ feed: feed.name, file: named.path }, `export file waits: ${named.reason}`);
     options.onWaiting?.(named);
   }
-  if (listing.ready.length === 0 && listing.waiting.length === 0)
-    deps.logger.warn({ feed: feed.name, glob: loaded.sourceGlob }, 'no export file matches');
+  if (listing.ready.length === 0 && listing.waiting.length === 0) {
+    const noFile = await explainNoFile(location, loaded.sourceGlob, feed.source.allowNoFiles === true);
+    const level = noFile.stop === 'SOURCE_FOLDER_MISSING' ? 'error' : noFile.stop ? 'warn' : 'info';
+    deps.logger[level](
+      { feed: feed.name, glob: loaded.sourceGlob, code: noFile.stop || undefined },
+      noFile.message,
+    );
+    options.onNoFile?.(noFile);
+  }
   return listing.ready.map((f) => f.path);
 }
 

@@ -3,6 +3,7 @@ import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { FleetGate } from '../gate/gate.js';
+import type { NoFile } from '../sources/locations/no-file.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
@@ -129,9 +130,12 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
         deps.config.feedsDir,
         tickFeedRef(deps.config.feedsDir, job.data.feedFile),
       );
+      // A scheduled tick that finds no export fails (the dashboard's ticks and the worker's log show
+      // it, naming the glob and the nearest names), unless the feed says no file is normal for it.
+      let noFile: NoFile | undefined;
       const results = await enqueueFeed(
         loaded,
-        {},
+        { onNoFile: (found) => (noFile = found) },
         {
           feedsDir: deps.config.feedsDir,
           registry: deps.registry,
@@ -141,6 +145,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
           now: () => deps.clock.now(),
         },
       );
+      if (noFile?.stop) throw new Error(`feed ${loaded.feed.name}: ${noFile.stop}: ${noFile.message}`);
       return { enqueued: results.filter((r) => r.enqueued !== false).length };
     },
     { ...common, concurrency: 1 },

@@ -13,6 +13,7 @@ import { careForFile, verdictOf } from '../sources/locations/after-care.js';
 import { listArrived, markerOf } from '../sources/locations/arrival.js';
 import { exportFile, nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
+import { explainNoFile } from '../sources/locations/no-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
 import { onlyLines, openRecords, type RecordStream } from '../sources/open-records.js';
@@ -214,8 +215,16 @@ async function runFeedAt(
   const paths = listing.ready.map((f) => f.path);
   const waiting = listing.waiting.map((w) => ({ path: nameOf(location, w.path), reason: w.reason }));
   for (const w of waiting) logger.info({ file: w.path }, `export file waits: ${w.reason}`);
-  if (paths.length === 0 && waiting.length === 0 && !(await run.stopReason()))
-    logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
+  // No export at all is no success: a folder that is not there, or a glob that matches nothing
+  // (unless the feed says that is normal), stops the run before anything is sent.
+  const noFile =
+    paths.length === 0 && waiting.length === 0 && !(await run.stopReason())
+      ? await explainNoFile(location, loaded.sourceGlob, feed.source.allowNoFiles === true)
+      : undefined;
+  const noFileStop = noFile?.stop
+    ? { code: noFile.stop, message: noFile.message, exitCode: 2 as const }
+    : undefined;
+  if (noFile && !noFile.stop) logger.info({ glob: loaded.sourceGlob }, noFile.message);
   // Every read of the run goes through the feed's location; reports name files as it does.
   const { onlyLines: only } = deps;
   const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) => {
@@ -226,6 +235,7 @@ async function runFeedAt(
   // would create this run's records again under new IDs.
   const identityStop =
     (unprovisioned ? undefined : account.stop) ??
+    noFileStop ??
     (deps.identity &&
       (await checkIdentity(feed, deps.identity.store, {
         accept: deps.identity.accept,
@@ -289,6 +299,7 @@ async function runFeedAt(
     ...(deps.target ? { target: deps.target } : {}),
     ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
     waiting,
+    ...(noFile && !noFile.stop ? { noFile: noFile.message } : {}),
   });
 
   await run.report.finish(summary);

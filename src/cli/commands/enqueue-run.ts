@@ -28,7 +28,8 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
       let code: ExitCode = EXIT.OK;
       for (const loaded of feeds) {
         // Each feed is enqueued or refused on its own: a location that refuses (a host key, a
-        // login, a secret not set) is that feed's, named, and the next feed is enqueued.
+        // login, a secret not set) or no file is that feed's, named, and the next feed is
+        // enqueued; the command exits with the highest code of its feeds.
         const results = await enqueueFeed(
           loaded,
           {
@@ -38,6 +39,11 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
             acceptNewIdentity: flags.acceptNewIdentity,
             // Not arrived yet (no marker, still growing): said, and left for a later enqueue or tick.
             onWaiting: (w) => process.stdout.write(`${loaded.feed.name}: ${w.path}: waiting (${w.reason})\n`),
+            // No file is no success (exit 2) unless the feed says it is normal for it.
+            onNoFile: (noFile) => {
+              process.stdout.write(`${loaded.feed.name}: ${noFile.message}\n`);
+              if (noFile.stop) code = Math.max(code, EXIT.INVALID_CONFIG) as ExitCode;
+            },
           },
           {
             feedsDir: fleet.config.feedsDir,

@@ -1,9 +1,13 @@
 import { dashboardQueues } from '../../fleet/dashboard.js';
+import { checkFreshness } from '../../fleet/freshness.js';
 import { schedulerPass } from '../../fleet/scheduler.js';
 import { FeedWatch } from '../../fleet/watch.js';
 import { hasCredentials } from '../../ops/admin-auth.js';
 import { type AdminFlags, loadAdminConfig } from '../../ops/admin-config.js';
 import { startAdminServer } from '../../ops/admin-server.js';
+import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
+import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
+import { RedisFeedHealthStore } from '../../ops/alerts/redis-health-store.js';
 import { redisReachable } from '../../ops/readiness.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -24,8 +28,17 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
   return runFleetProcess(async (opened) => {
     // A one-shot pass is over before anything could scrape or probe it.
     const adminConfig = flags.once ? undefined : loadAdminConfig(process.env, 'scheduler', flags);
+    const alertConfig = loadAlertConfig(process.env);
     const fleet = await connectFleet(withFeedsDir(process.env, flags.feeds), logger, 'scheduler');
     opened.push(() => fleet.close());
+    // Freshness alerts (source.expectEvery) take the workers' paths: the same health in Redis,
+    // log lines with alert: true, the webhook.
+    const alerts = new FeedAlerts({
+      config: alertConfig,
+      store: new RedisFeedHealthStore(fleet.redis, fleet.keys),
+      logger,
+    });
+    opened.push(() => alerts.close());
     // Feeds with `watch`: their locations are polled from this process (not in a one-shot pass).
     const watch = flags.once
       ? undefined
@@ -44,6 +57,7 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
     const pass = async () => {
       const { feeds, ...result } = await schedulerPass(fleet.queues.ticks, fleet.config.feedsDir, logger);
       watch?.update(feeds, result.broken);
+      await checkFreshness(feeds, fleet.registry, alerts, Date.now(), result.broken.length > 0);
       logger.info(
         { ...result, watching: feeds.filter((f) => f.feed.watch).map((f) => f.file) },
         'schedulers in sync with the feed files',

@@ -195,8 +195,9 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
         .map((u) => `\n  not read: ${u.path} after ${positions.get(summary.feed)} ${u.readUpToLine}`)
         .join('');
       const waiting = (summary.waiting ?? []).map((w) => `\n  waiting: ${w.path} (${w.reason})`).join('');
+      const noFile = summary.noFile ? `\n  ${summary.noFile}` : '';
       process.stdout.write(
-        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}${waiting}${statementLines(summary)}\n  report: ${files.dir}\n`,
+        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}${waiting}${noFile}${statementLines(summary)}\n  report: ${files.dir}\n`,
       );
     }
     if (interrupt.signal.aborted)

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RunAlerts } from '../../sync/alerts.js';
+import type { FreshnessAlerts, FreshnessVerdictInput, RunAlerts } from '../../sync/alerts.js';
 import type { RunSummary } from '../../sync/report/summary.js';
 import type { AlertConfig } from './alert-config.js';
 import {
@@ -10,6 +10,7 @@ import {
   failingFindings,
   recordCountDrop,
   recordsRead,
+  STALE_KIND,
 } from './feed-health.js';
 import type { FeedHealthStore } from './health-store.js';
 import { type AlertMetrics, type AlertNotice, countNotice, logNotice } from './notice.js';
@@ -32,7 +33,7 @@ export interface FeedAlertsDeps {
  * feed's recent runs (a warning). Every notice goes to the log (`alert: true`), to the metrics
  * and, when configured, to the webhook, which never makes the caller wait.
  */
-export class FeedAlerts implements RunAlerts {
+export class FeedAlerts implements RunAlerts, FreshnessAlerts {
   readonly #webhook: Pick<WebhookSink, 'send' | 'close'> | undefined;
   readonly #now: () => number;
 
@@ -60,6 +61,27 @@ export class FeedAlerts implements RunAlerts {
     metrics?.feedFailing.set({ feed: summary.feed }, failing.length > 0 ? 1 : 0);
     this.#failingChanged(summary, previous.failing, failing);
     if (counted) this.#volumeChanged(summary, previous.dropped, drop, records);
+  }
+
+  /**
+   * A feed with source.expectEvery, judged by the scheduler: an alert when it turns stale, a
+   * resolved notice when a new export came; the same state again says nothing (one replica alerts).
+   */
+  async freshness(verdict: FreshnessVerdictInput): Promise<void> {
+    const was = await this.deps.store.updateStale(verdict.feed, verdict.stale);
+    if (was === verdict.stale) return;
+    const notice: AlertNotice = {
+      event: verdict.stale ? 'alert' : 'resolved',
+      feed: verdict.feed,
+      tenant: verdict.accountId,
+      // No run shows a missing file: the notice names none.
+      runId: '',
+      kinds: [STALE_KIND],
+      message: verdict.message,
+      counts: { created: 0, updated: 0, skipped: 0, rejected: 0, failed: 0 },
+      at: new Date(this.#now()).toISOString(),
+    };
+    this.#send(notice);
   }
 
   close(waitMs?: number): Promise<void> {
@@ -125,6 +147,10 @@ export class FeedAlerts implements RunAlerts {
       counts: summary.counts,
       at: new Date(this.#now()).toISOString(),
     };
+    this.#send(notice);
+  }
+
+  #send(notice: AlertNotice): void {
     logNotice(this.deps.logger, notice);
     if (this.deps.metrics) countNotice(this.deps.metrics, notice);
     this.#webhook?.send(notice);

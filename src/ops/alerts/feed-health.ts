@@ -5,7 +5,9 @@ export const FAILING_KINDS = ['chunk-failed', 'run-stopped', 'rejected-share'] a
 export type FailingKind = (typeof FAILING_KINDS)[number];
 /** A warning: the run read far fewer records than the feed's recent runs did. */
 export const DROP_KIND = 'record-count-drop';
-export type AlertKind = FailingKind | typeof DROP_KIND;
+/** An alert: the fleet saw no new export of the feed for longer than its source.expectEvery. */
+export const STALE_KIND = 'stale';
+export type AlertKind = FailingKind | typeof DROP_KIND | typeof STALE_KIND;
 
 export interface Finding<K extends AlertKind = AlertKind> {
   kind: K;

@@ -16,6 +16,7 @@ const Snapshot = z.record(
   z.object({
     failing: z.string(),
     dropped: z.boolean(),
+    stale: z.boolean().optional(),
     recent: z.array(z.object({ runId: z.string(), records: z.int().nonnegative() })),
   }),
 );
@@ -41,8 +42,17 @@ export class FileFeedHealthStore implements FeedHealthStore {
   }
 
   update(feed: string, update: HealthUpdate): Promise<PreviousHealth> {
+    return this.#serial((memory) => memory.update(feed, update));
+  }
+
+  updateStale(feed: string, stale: boolean): Promise<boolean> {
+    return this.#serial((memory) => memory.updateStale(feed, stale));
+  }
+
+  /** One change of the state after the other, each saved before the next. */
+  #serial<T>(change: (memory: MemoryFeedHealthStore) => Promise<T>): Promise<T> {
     const next = this.#last.then(async () => {
-      const previous = await (await this.#load()).update(feed, update);
+      const previous = await change(await this.#load());
       await this.#save();
       return previous;
     });

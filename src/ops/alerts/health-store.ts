@@ -27,6 +27,8 @@ export interface FeedHealthStore {
   /** Record counts of the feed's latest counted runs, newest first (at most RECENT_RUNS). */
   recentRecords(feed: string): Promise<number[]>;
   update(feed: string, update: HealthUpdate): Promise<PreviousHealth>;
+  /** Sets whether the feed is stale (source.expectEvery); returns whether it was. */
+  updateStale(feed: string, stale: boolean): Promise<boolean>;
 }
 
 export const isFailingKind = (kind: string): kind is FailingKind =>
@@ -38,6 +40,7 @@ export const parseKinds = (key: string): FailingKind[] => key.split(',').filter(
 interface FeedEntry {
   failing: string;
   dropped: boolean;
+  stale?: boolean;
   recent: { runId: string; records: number }[];
 }
 
@@ -64,6 +67,14 @@ export class MemoryFeedHealthStore implements FeedHealthStore {
           RECENT_RUNS,
         );
     }
+    this.feeds[feed] = entry;
+    return previous;
+  }
+
+  async updateStale(feed: string, stale: boolean): Promise<boolean> {
+    const entry = this.feeds[feed] ?? { failing: '', dropped: false, recent: [] };
+    const previous = entry.stale === true;
+    entry.stale = stale;
     this.feeds[feed] = entry;
     return previous;
   }

@@ -21,6 +21,13 @@ end
 return {prevFailing, prevDropped}
 `;
 
+// The swap of a feed's stale flag, atomic for the same reason: one scheduler replica alerts.
+const UPDATE_STALE = `
+local prev = redis.call('HGET', KEYS[1], 'stale:' .. ARGV[1]) or '0'
+redis.call('HSET', KEYS[1], 'stale:' .. ARGV[1], ARGV[2])
+return prev
+`;
+
 /** The fleet's feed states, shared by every worker, under the fleet's key prefix. */
 export class RedisFeedHealthStore implements FeedHealthStore {
   constructor(
@@ -56,5 +63,10 @@ export class RedisFeedHealthStore implements FeedHealthStore {
       RECENT_RUNS,
     )) as [string, string];
     return { failing: parseKinds(failing), dropped: dropped === '1' };
+  }
+
+  async updateStale(feed: string, stale: boolean): Promise<boolean> {
+    const previous = await this.redis.eval(UPDATE_STALE, 1, this.keys.feedHealth(), feed, stale ? '1' : '0');
+    return previous === '1';
   }
 }

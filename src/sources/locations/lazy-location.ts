@@ -16,6 +16,7 @@ export function lazyLocation(label: string, load: () => Promise<Location>): Loca
   return {
     label,
     list: async (glob) => (await location()).list(glob),
+    names: async (folder) => (await location()).names(folder),
     stat: async (path) => (await location()).stat(path),
     read(path, range) {
       const out = new PassThrough();

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { expandGlob, type GlobProblem } from '../glob.js';
@@ -22,6 +22,16 @@ export function openLocalLocation(options: LocalOptions = {}): Location {
       const files = await Promise.all(paths.map(statFile));
       // A file gone between the listing and its stat is no longer there to import.
       return files.filter((f): f is LocatedFile => f !== undefined);
+    },
+    names: async (folder) => {
+      try {
+        const entries = await readdir(folder, { withFileTypes: true });
+        return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+        throw error;
+      }
     },
     stat: statFile,
     read: (path, range) => readRange(path, range),

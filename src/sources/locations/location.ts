@@ -30,6 +30,13 @@ export interface Location {
    * key patterns (the part before the first wildcard is the listing prefix).
    */
   list(glob: string): Promise<LocatedFile[]>;
+  /**
+   * The names directly in `folder` (files and sub-folders, a sub-folder with a trailing `/`),
+   * sorted, or undefined when the folder does not exist: what a glob that matched nothing is
+   * compared with (no-file.ts). S3 has no folders: `folder` is the key prefix `<folder>/`, and a
+   * prefix with no object under it is an empty folder (`[]`), never a missing one.
+   */
+  names(folder: string): Promise<string[] | undefined>;
   /** The file's size and mtime now, or undefined when it is gone. */
   stat(path: string): Promise<LocatedFile | undefined>;
   /** The bytes of `range` (default: the whole file) as a stream of Buffers. */

@@ -4,6 +4,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   paginateListObjectsV2,
   S3Client,
   type S3ClientConfig,
@@ -124,6 +125,20 @@ export function openS3Location(config: S3LocationConfig, options: S3LocationOpti
           }
         }
         return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      }),
+
+    // One page (up to 1000 names) is enough for a message; a missing prefix reads as empty.
+    names: (folder) =>
+      call('LIST', folder, async () => {
+        const prefix = folder === '' || folder.endsWith('/') ? folder : `${folder}/`;
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, Delimiter: '/' }),
+        );
+        const names = [
+          ...(page.Contents ?? []).map((o) => o.Key?.slice(prefix.length)),
+          ...(page.CommonPrefixes ?? []).map((p) => p.Prefix?.slice(prefix.length)),
+        ];
+        return names.filter((n): n is string => n !== undefined && n !== '').sort();
       }),
 
     stat: async (path) => {

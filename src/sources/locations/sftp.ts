@@ -122,6 +122,15 @@ export function openSftpLocation(
       }
       return run('list', glob, (sftp) => listGlob(sftp, glob));
     },
+    names: (folder) =>
+      run('list', folder, async (sftp) => {
+        const attrs = await statOrNone(sftp, folder);
+        if (!attrs || entryKind(attrs) !== 'directory') return undefined;
+        return (await readdirOrNone(sftp, folder))
+          .filter((e) => e.filename !== '.' && e.filename !== '..')
+          .map((e) => (entryKind(e.attrs) === 'directory' ? `${e.filename}/` : e.filename))
+          .sort();
+      }),
     stat: (path) =>
       run('stat', path, async (sftp) => {
         const attrs = await statOrNone(sftp, path);

@@ -36,6 +36,19 @@ const Folder = z
   .min(1)
   .refine((f) => !f.split('/').includes('..'), 'a folder name without ".." (e.g. processed)');
 
+/**
+ * A duration as feeds write it: a whole number of minutes, hours or days (`90m`, `26h`, `7d`); in
+ * milliseconds once parsed.
+ */
+export const Duration = z
+  .string()
+  .regex(/^[1-9]\d*[mhd]$/, 'a whole number of minutes, hours or days, e.g. 90m, 26h or 7d')
+  .transform(
+    (text) =>
+      Number(text.slice(0, -1)) *
+      { m: 60_000, h: 3_600_000, d: 86_400_000 }[text.slice(-1) as 'm' | 'h' | 'd'],
+  );
+
 /** Where a feed's exports live, when they count as arrived and what happens to them after a run. */
 export const locationSourceKeys = {
   /** local (default), sftp or s3 (location-config.ts). */
@@ -52,6 +65,13 @@ export const locationSourceKeys = {
   processedFolder: Folder.optional(),
   /** Default `failed`, beside the file. */
   failedFolder: Folder.optional(),
+  /**
+   * A run whose glob matches no export completes (exit 0) instead of stopping (exit 2): for feeds
+   * where a day without a file is normal. A local or SFTP folder that does not exist stays exit 2.
+   */
+  allowNoFiles: z.boolean().optional(),
+  /** The fleet: an alert when no new export was seen for longer than this (e.g. `26h`). */
+  expectEvery: Duration.optional(),
 };
 
 /** The keys of a loaded feed's source that say where and when its files are read. */
@@ -61,6 +81,9 @@ export interface LocatedSource {
   afterRun?: 'leave' | 'move' | 'delete' | undefined;
   processedFolder?: string | undefined;
   failedFolder?: string | undefined;
+  allowNoFiles?: boolean | undefined;
+  /** In milliseconds. */
+  expectEvery?: number | undefined;
 }
 
 /** What is done with a file once its run's outcomes are stored. */

@@ -61,6 +61,11 @@ export interface RunSummary {
    * still changing): not read by this run; a later run (or the scheduler's watch) imports them.
    */
   waiting?: { path: string; reason: string }[];
+  /**
+   * No export matched and the feed allows it (`source.allowNoFiles`): the glob and the names
+   * nearest to it, so a run that read nothing says so (without the key such a run stops, exit 2).
+   */
+  noFile?: string;
 }
 
 const FIRST_ERRORS = 20;
@@ -127,6 +132,7 @@ export interface SummaryInput {
   target?: string;
   interrupted?: RunSummary['interrupted'];
   waiting?: RunSummary['waiting'];
+  noFile?: string;
 }
 
 /** The summary of a finished run, the same wherever the run happened (in process or on the fleet). */
@@ -153,5 +159,6 @@ export function buildSummary(input: SummaryInput): RunSummary {
     ...(input.dryRun ? { wouldSend: input.wouldSend ?? 0 } : {}),
     ...(input.interrupted ? { interrupted: input.interrupted } : {}),
     ...(input.waiting && input.waiting.length > 0 ? { waiting: input.waiting } : {}),
+    ...(input.noFile ? { noFile: input.noFile } : {}),
   };
 }

@@ -49,7 +49,7 @@ describe('issue 11.7: the fleet entry points check their input', () => {
     ['runs', ['runs']],
     ['report', ['report', 'some-run']],
   ])(
-    '%s with Redis unreachable prints one line naming the URL (password redacted) and exits 3',
+    '%s with Redis unreachable names the URL (password redacted) in one line after the Redis line and exits 3',
     async (_name, args) => {
       const exp = transactionsExport({ rows: 3, name: 'entry-unreachable' });
       const port = await freePort();
@@ -58,11 +58,56 @@ describe('issue 11.7: the fleet entry points check their input', () => {
         env(`redis://user:s3cret-pw@127.0.0.1:${port}/0`),
       );
       expect(result.code, result.describe()).toBe(3);
+      // First the Redis the command uses (issue 26.3), then one line saying it is unreachable.
       const lines = result.stderr.trim().split('\n');
-      expect(lines, result.stderr).toHaveLength(1);
-      expect(lines[0]).toContain(`REDIS_URL=redis://user:***@127.0.0.1:${port}/0`);
-      expect(lines[0]).toContain('ECONNREFUSED');
+      expect(lines, result.stderr).toHaveLength(2);
+      expect(lines[0]).toBe(`erp-bridge: Redis redis://user:***@127.0.0.1:${port}/0 (REDIS_URL)`);
+      expect(lines[1]).toContain(`REDIS_URL=redis://user:***@127.0.0.1:${port}/0`);
+      expect(lines[1]).toContain('ECONNREFUSED');
       expect(result.stderr + result.stdout).not.toContain('s3cret-pw');
+    },
+    60_000,
+  );
+});
+
+describe('issue 26.3: the fleet names its Redis', () => {
+  it.each([
+    ['enqueue', ['enqueue', 'FEED']],
+    ['worker', ['worker']],
+    ['scheduler', ['scheduler', '--once']],
+    ['runs', ['runs']],
+    ['report', ['report', 'some-run']],
+    ['reconcile --fleet', ['reconcile', '--fleet', 'FEED']],
+  ])(
+    '%s without REDIS_URL exits 2 naming it (never a silent 127.0.0.1:6379)',
+    async (_name, args) => {
+      const exp = transactionsExport({ rows: 3, name: 'entry-no-redis-url' });
+      const { REDIS_URL: _unset, ...withoutUrl } = env('redis://unused');
+      const result = await cli.run(
+        args.map((a) => (a === 'FEED' ? exp.feedFile : a)),
+        { ...withoutUrl, ERP_BRIDGE_FEEDS_DIR: exp.dir },
+      );
+      expect(result.code, result.describe()).toBe(2);
+      expect(result.stderr).toMatch(/REDIS_URL: .*not set|REDIS_URL.*required/i);
+      expect(result.stderr).not.toContain('127.0.0.1:6379');
+    },
+    60_000,
+  );
+
+  it.skipIf(!bin)(
+    'a command that reaches Redis prints the URL it uses, password redacted, as its first stderr line',
+    async () => {
+      const server = await spawnRedisServer(bin as string);
+      servers.push(server);
+      const admin = new Redis(server.url);
+      await admin.call('ACL', 'SETUSER', 'fleet', 'on', '>R3d1s-pw', '~*', '&*', '+@all');
+      admin.disconnect();
+      const url = server.url.replace('redis://', 'redis://fleet:R3d1s-pw@');
+      const result = await cli.run(['runs'], env(url));
+      expect(result.code, result.describe()).toBe(0);
+      const [first] = result.stderr.split('\n');
+      expect(first).toBe(`erp-bridge: Redis ${url.replace('R3d1s-pw', '***')} (REDIS_URL)`);
+      expect(result.stderr + result.stdout).not.toContain('R3d1s-pw');
     },
     60_000,
   );

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { redactRedisUrl } from '../../../src/fleet/redis.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { startRestartableRedis } from '../../support/redis.js';
 import type { RedisServer } from '../../support/redis-server.js';
@@ -124,8 +125,9 @@ describe('a Redis restart mid-run', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => 
     const summary = await finishedExactlyOnce(world, fleet, run, workers);
     for (const worker of workers) {
       expect(worker.running, worker.describe()).toBe(true);
-      // Connection errors go to the JSON log (a warning), not raw onto stderr around it.
-      expect(worker.stderr).toBe('');
+      // Connection errors go to the JSON log (a warning), not raw onto stderr around it: stderr
+      // holds only the start's line naming the Redis (issue 26.3).
+      expect(worker.stderr).toBe(`erp-bridge: Redis ${redactRedisUrl(server.url)} (REDIS_URL)\n`);
     }
     expect(summary.counts).toMatchObject({ failed: 0, rejected: 0 });
     expect(summary.counts.created + summary.counts.skipped).toBe(ROWS);

@@ -168,6 +168,15 @@ describe('identity settings change detection (in-process)', () => {
     const before = JSON.stringify(stored()['identity-settings']);
     const empty = feed({ purpose: '{ columns: [Buchungstext] }' });
     rmSync(join(dirname(empty), 'export.csv'));
+    // No file is no success (issue 26.2): the run stops, and the settings stay as they were.
+    const stopped = await h.run(empty, false, undefined, { identity: { store, accept: false } });
+    expect(stopped.summary.stopReason).toMatchObject({ code: 'NO_EXPORT_FILE', exitCode: 2 });
+    expect(JSON.stringify(stored()['identity-settings'])).toBe(before);
+    // A feed for which no file is normal completes, and keeps them too.
+    writeFileSync(
+      empty,
+      readFileSync(empty, 'utf8').replace('dd.MM.yyyy }', 'dd.MM.yyyy, allowNoFiles: true }'),
+    );
     const run = await h.run(empty, false, undefined, { identity: { store, accept: false } });
     expect(run.summary.stopReason).toBeUndefined();
     expect(JSON.stringify(stored()['identity-settings'])).toBe(before);

@@ -24,6 +24,7 @@ function memoryLocation(files: Record<string, Buffer>) {
         .sort()
         .map((path) => ({ path, size: files[path]?.length ?? 0, mtimeMs: 0 }));
     },
+    names: async () => undefined,
     stat: async (path): Promise<LocatedFile | undefined> => {
       const bytes = files[path];
       return bytes && { path, size: bytes.length, mtimeMs: 0 };

@@ -1,0 +1,67 @@
+import type { LoadedFeed } from '../config/load-feed.js';
+import type { FreshnessAlerts, FreshnessVerdictInput } from '../sync/alerts.js';
+import type { FeedFreshness, FileRegistry } from './file-registry.js';
+
+export interface FreshnessVerdict extends FreshnessVerdictInput {
+  /** When the feed last showed a new export; absent when it never did since it is watched. */
+  lastNewAt?: number;
+  expectEveryMs: number;
+}
+
+const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10} h`;
+
+/**
+ * Stale when no new export was seen for longer than `expectEvery` (counted from the start of the
+ * watch when none ever was), as dbt's source freshness judges a source by its newest row.
+ */
+export function judgeFreshness(entry: FeedFreshness, now: number): FreshnessVerdict {
+  const from = entry.lastNewAt ?? entry.since;
+  const age = now - from;
+  const stale = age > entry.expectEveryMs;
+  const seen =
+    entry.lastNewAt === undefined
+      ? `no new export file since the fleet began watching it at ${new Date(entry.since).toISOString()} (${hours(age)})`
+      : `last new export file seen at ${new Date(entry.lastNewAt).toISOString()} (${hours(age)} ago)`;
+  return {
+    feed: entry.feed,
+    accountId: entry.accountId,
+    stale,
+    ...(entry.lastNewAt !== undefined ? { lastNewAt: entry.lastNewAt } : {}),
+    expectEveryMs: entry.expectEveryMs,
+    message: stale
+      ? `feed ${entry.feed} is stale: ${seen}, expected every ${hours(entry.expectEveryMs)}; check that the ERP still exports and that source.path still matches its files`
+      : `feed ${entry.feed} is fresh: ${seen}, expected every ${hours(entry.expectEveryMs)}`,
+  };
+}
+
+/**
+ * The scheduler's freshness pass over the feed folder: starts the clock of feeds that gained
+ * `expectEvery`, forgets those that lost it (or are gone), and tells the alerts each verdict (they
+ * notify only on a change, like every other feed alert).
+ */
+export async function checkFreshness(
+  feeds: readonly LoadedFeed[],
+  registry: FileRegistry,
+  alerts: FreshnessAlerts,
+  now: number,
+  someUnreadable = false,
+): Promise<FreshnessVerdict[]> {
+  const byName = new Map(feeds.map((l) => [l.feed.name, l.feed]));
+  for (const feed of byName.values())
+    if (feed.source.expectEvery !== undefined)
+      await registry.expectFiles(feed.name, feed.accountId, feed.source.expectEvery, now);
+  const verdicts: FreshnessVerdict[] = [];
+  for (const entry of await registry.freshness()) {
+    const feed = byName.get(entry.feed);
+    if (feed?.source.expectEvery === undefined) {
+      // Gone or without the key: forgotten, unless a feed file could not be read this time (it
+      // may be that feed's: it keeps its clock, as it keeps its schedule).
+      if (feed !== undefined || !someUnreadable) await registry.forgetFreshness(entry.feed);
+      continue;
+    }
+    const verdict = judgeFreshness(entry, now);
+    await alerts.freshness(verdict);
+    verdicts.push(verdict);
+  }
+  return verdicts;
+}
