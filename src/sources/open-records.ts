@@ -2,7 +2,7 @@ import type { FeedOf } from '../config/feed.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { type CheckedText, openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
-import { EncodingError } from './file-stop.js';
+import { EncodingError, FileStopError } from './file-stop.js';
 import { inputOf, readSource, readSourceBytes } from './formats/registry.js';
 import type { StatementTotals } from './formats/statement-totals.js';
 import { asExportFile, type ExportFile } from './locations/export-file.js';
@@ -97,7 +97,12 @@ export function openRecords<K extends RecordKind>(
         yield batch;
       }
     } catch (error) {
-      throw (await opened.failure()) ?? error;
+      const changed = await opened.failure();
+      if (changed) throw changed;
+      // The reader stopped the file part-way (e.g. a delimiter it does not use): the decode is
+      // left unread, so the fingerprint of what was refused comes from a pass of its own.
+      if (error instanceof FileStopError) fileSha256(source).then(sha256.resolve, sha256.reject);
+      throw error;
     }
     const failed = opened.failure();
     if (failed) throw await failed;
