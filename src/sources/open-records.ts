@@ -1,5 +1,6 @@
 import type { FeedOf } from '../config/feed.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import { dateFormatCheck } from './date-format-check.js';
 import { type CheckedText, openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError, FileStopError } from './file-stop.js';
@@ -72,9 +73,10 @@ export function openRecords<K extends RecordKind>(
     }
     // A text format spreads textSourceKeys (source-format.ts): its source always has `encoding`.
     if (!('encoding' in feed.source)) throw new Error('a text format without an encoding key');
+    const dates = dateFormatCheck(feed);
     let opened: CheckedText;
     try {
-      opened = await openCheckedText(source, feed.source.encoding);
+      opened = await openCheckedText(source, feed.source.encoding, undefined, dates?.watch);
     } catch (error) {
       encoding.resolve(undefined);
       // A stopped file is still listed in the summary with the fingerprint of what was refused.
@@ -84,6 +86,13 @@ export function openRecords<K extends RecordKind>(
     }
     checked = opened;
     encoding.resolve(opened.encoding);
+    // A declared date format the file contradicts: stopped before its first record.
+    const contradicted = await dates?.check(source, opened.encoding);
+    if (contradicted) {
+      opened.text.destroy();
+      await fileSha256(source).then(sha256.resolve, sha256.reject);
+      throw contradicted;
+    }
     opened.sha256.then(sha256.resolve, sha256.reject);
     const reading = readSource(feed.source.format, feed.source, file, opened.text);
     columns = reading.columns;
