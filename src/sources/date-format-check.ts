@@ -5,7 +5,8 @@ import { decodeStream, READ_CHUNK_BYTES } from './decode.js';
 import type { ByteWatch } from './encoding-inspect.js';
 import { cellOf } from './field-plan.js';
 import { FileStopError } from './file-stop.js';
-import { readSource } from './formats/registry.js';
+import { readSource, readSourceBytes } from './formats/registry.js';
+import type { FormatReading } from './formats/source-format.js';
 import { type ExportFile, readChunks } from './locations/export-file.js';
 import type { ColumnRef, Columns, SourceRow } from './row.js';
 import type { FileEncoding } from './text-encoding.js';
@@ -26,13 +27,20 @@ import { contradicts, type SwappedDates, swappedDates } from './values/date-swap
  *    date columns alone (the candidate may be free text, "Rechnung vom 13.01.2026") and stops the
  *    file at the second contradicting value (or the end), naming column, formats and lines.
  *
- * UTF-16 files skip step 1 (their bytes are no ASCII text) and always take step 2.
+ * UTF-16 files skip step 1 (their bytes are no ASCII text) and always take step 2, as do bytes
+ * formats (xlsx).
  */
 export interface DateFormatCheck {
   /** Passed to the encoding pass (openCheckedText). */
   watch: ByteWatch;
   /** After the encoding pass: the stop for a contradicted format, or undefined. */
   check(file: ExportFile, encoding: FileEncoding): Promise<FileStopError | undefined>;
+  /**
+   * A bytes format (xlsx): no encoding pass to watch, so always step 2, a read of the workbook
+   * of its own; its text cells may hold dates in any order (its date cells are written by the
+   * reader in the feed's format and cannot contradict it).
+   */
+  checkBytes(file: ExportFile): Promise<FileStopError | undefined>;
 }
 
 /** A mapped date field and the cells it reads. */
@@ -82,7 +90,19 @@ export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
     check: async (file, encoding) => {
       const ascii = encoding.name !== 'utf-16le' && encoding.name !== 'utf-16be';
       if (ascii && watch.clear()) return undefined;
-      return contradiction(feed, file, encoding, columns, dates);
+      const bytes = Readable.from(readChunks(file, { start: 0 }, READ_CHUNK_BYTES), { objectMode: false });
+      const text = bytes.pipe(decodeStream(encoding.name));
+      bytes.on('error', (error) => text.destroy(error));
+      const reading = readSource(feed.source.format, feed.source, file.name, text);
+      return contradiction(feed, file.name, reading, columns, dates).finally(() => {
+        text.destroy();
+        bytes.destroy();
+      });
+    },
+    checkBytes: (file) => {
+      const input = { path: file.path, location: file.location, countRead: () => {} };
+      const reading = readSourceBytes(feed.source.format, feed.source, file.name, input);
+      return contradiction(feed, file.name, reading, columns, dates);
     },
   };
 }
@@ -104,18 +124,17 @@ interface Contradiction {
   text: string;
 }
 
-/** Step 2: the mapped date cells read with the format's reader, up to two contradicting ones. */
+/**
+ * Step 2: the mapped date cells read with the format's reader, up to two contradicting ones. An
+ * early return closes the reader (its generator's `finally`).
+ */
 async function contradiction(
   feed: Feed,
-  file: ExportFile,
-  encoding: FileEncoding,
+  file: string,
+  reading: FormatReading,
   columns: readonly DateColumn[],
   dates: SwappedDates,
 ): Promise<FileStopError | undefined> {
-  const bytes = Readable.from(readChunks(file, { start: 0 }, READ_CHUNK_BYTES), { objectMode: false });
-  const text = bytes.pipe(decodeStream(encoding.name));
-  bytes.on('error', (error) => text.destroy(error));
-  const reading = readSource(feed.source.format, feed.source, file.name, text);
   const found: Contradiction[] = [];
   let readers: ((row: SourceRow) => Contradiction | undefined)[] | undefined;
   try {
@@ -127,18 +146,15 @@ async function contradiction(
           const hit = read(item.row);
           if (hit) found.push(hit);
         }
-        if (found.length >= 2) return stop(file.name, feed.source.dateFormat, dates, found);
+        if (found.length >= 2) return stop(file, feed.source.dateFormat, dates, found);
       }
     }
   } catch (error) {
     // The main read meets the same stop (a delimiter the file does not use) and reports it.
     if (error instanceof FileStopError) return undefined;
     throw error;
-  } finally {
-    text.destroy();
-    bytes.destroy();
   }
-  return found.length > 0 ? stop(file.name, feed.source.dateFormat, dates, found) : undefined;
+  return found.length > 0 ? stop(file, feed.source.dateFormat, dates, found) : undefined;
 }
 
 /**

@@ -59,8 +59,15 @@ export function openRecords<K extends RecordKind>(
   // (a FileStopError) from `batches` before any record exists.
   let checked: Pick<CheckedText, 'bytesRead'> | undefined;
   async function* read(): AsyncGenerator<readonly SourceItem[]> {
+    const dates = dateFormatCheck(feed);
     if (inputOf(feed.source.format) === 'bytes') {
       // A binary format reads the file itself: nothing to decode, so no encoding to report.
+      const contradicted = await dates?.checkBytes(source);
+      if (contradicted) {
+        encoding.resolve(undefined);
+        await fileSha256(source).then(sha256.resolve, sha256.reject);
+        throw contradicted;
+      }
       const raw = openBytes(source);
       checked = raw;
       encoding.resolve(undefined);
@@ -73,7 +80,6 @@ export function openRecords<K extends RecordKind>(
     }
     // A text format spreads textSourceKeys (source-format.ts): its source always has `encoding`.
     if (!('encoding' in feed.source)) throw new Error('a text format without an encoding key');
-    const dates = dateFormatCheck(feed);
     let opened: CheckedText;
     try {
       opened = await openCheckedText(source, feed.source.encoding, undefined, dates?.watch);

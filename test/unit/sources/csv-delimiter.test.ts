@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Feed } from '../../../src/config/feed.js';
-import { FileStopError } from '../../../src/sources/file-stop.js';
-import { openRecords, recordsOf } from '../../../src/sources/open-records.js';
-import type { MapOutcome } from '../../../src/sources/record.js';
-import { fixtureWriter } from '../../support/source-files.js';
+import { fixtureWriter, readUntilStop } from '../../support/source-files.js';
 
 /**
  * A delimiter the file does not use stops the file naming the header, the delimiter in force and
@@ -22,16 +19,7 @@ function feed(delimiter: string) {
   });
 }
 
-async function read(delimiter: string, text: string) {
-  const outcomes: MapOutcome[] = [];
-  try {
-    for await (const outcome of recordsOf(openRecords(feed(delimiter), write(text)))) outcomes.push(outcome);
-  } catch (error) {
-    if (!(error instanceof FileStopError)) throw error;
-    return { outcomes, stop: error };
-  }
-  return { outcomes, stop: undefined };
-}
+const read = (delimiter: string, text: string) => readUntilStop(feed(delimiter), write(text));
 
 describe('a delimiter the file does not use', () => {
   it('a one-column header that a tab splits: stops before any row, naming the tab', async () => {

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Feed } from '../../../src/config/feed.js';
 import { dateFormatCheck } from '../../../src/sources/date-format-check.js';
-import { FileStopError } from '../../../src/sources/file-stop.js';
 import { asExportFile } from '../../../src/sources/locations/export-file.js';
-import { openRecords, recordsOf } from '../../../src/sources/open-records.js';
-import type { MapOutcome } from '../../../src/sources/record.js';
 import { contradicts, swappedDates } from '../../../src/sources/values/date-swap.js';
-import { fixtureWriter } from '../../support/source-files.js';
+import { fixtureWriter, readUntilStop } from '../../support/source-files.js';
+import { rowOf, xlsxOf } from '../../support/xlsx-files.js';
 
 /**
  * A declared date format the file contradicts (day and month exchanged) stops the file before
@@ -14,27 +12,23 @@ import { fixtureWriter } from '../../support/source-files.js';
  */
 const write = fixtureWriter('dates');
 
-function feed(dateFormat: string, encoding = 'utf-8') {
+const CSV_MAPPING = { externalId: 'ID', bookingDate: 'Datum', amount: 'Betrag', purpose: 'Text' };
+
+function feedOf(source: Record<string, unknown>, mapping: Record<string, string> = CSV_MAPPING) {
   return Feed.parse({
     name: 'dates',
     accountId: 1001,
     kind: 'transactions',
-    source: { path: 'x', format: 'csv', delimiter: ';', decimalSeparator: ',', dateFormat, encoding },
+    source: { path: 'x', ...source },
     bankAccount: { externalId: 'main', accountName: 'Main', bankName: 'Bank' },
-    mapping: { externalId: 'ID', bookingDate: 'Datum', amount: 'Betrag', purpose: 'Text' },
+    mapping,
   });
 }
 
-async function read(f: Feed, path: string) {
-  const outcomes: MapOutcome[] = [];
-  try {
-    for await (const outcome of recordsOf(openRecords(f, path))) outcomes.push(outcome);
-  } catch (error) {
-    if (!(error instanceof FileStopError)) throw error;
-    return { outcomes, stop: error };
-  }
-  return { outcomes, stop: undefined };
-}
+const feed = (dateFormat: string, encoding = 'utf-8') =>
+  feedOf({ format: 'csv', delimiter: ';', decimalSeparator: ',', dateFormat, encoding });
+
+const read = readUntilStop;
 
 /** `count` rows dated day.month.2026 with day and month <= 12. */
 const earlyRows = (count: number) =>
@@ -105,5 +99,42 @@ describe('a file that contradicts its declared date format', () => {
     check?.watch.end();
     const stop = await check?.check(asExportFile(write(text)), { name: 'utf-8', chosenBy: 'feed' });
     expect(stop?.message).toContain('line 3 "13.01.2026"');
+  });
+});
+
+describe('an xlsx workbook whose text date cells contradict the declared format', () => {
+  const xlsxFeed = feedOf(
+    { format: 'xlsx', dateFormat: 'MM/dd/yyyy' },
+    { externalId: 'ID', bookingDate: 'Date', amount: 'Amount' },
+  );
+  // Style 1 is a date (number format 14): the reader writes such a cell in the feed's format.
+  const workbook = (dates: (string | { d: number })[]) =>
+    xlsxOf({
+      cellFormats: [0, 14],
+      sheets: [
+        {
+          name: 'S',
+          rows: [
+            rowOf(1, ['ID', 'Date', 'Amount']),
+            ...dates.map((date, i) => rowOf(i + 2, [`X${i}`, date, { n: '1' }])),
+          ].join(''),
+        },
+      ],
+    });
+
+  it('stops before any record when a late text cell reads only with day and month exchanged', async () => {
+    const dates = [...Array.from({ length: 40 }, (_, i) => `0${(i % 9) + 1}/02/2026`), '24/02/2026'];
+    const { outcomes, stop } = await read(xlsxFeed, write(workbook(dates), 'xlsx'));
+    expect(outcomes).toEqual([]);
+    expect(stop?.code).toBe('SOURCE_LAYOUT');
+    expect(stop?.message).toContain('column "Date" (mapping.bookingDate)');
+    expect(stop?.message).toContain('they fit dd/MM/yyyy');
+    expect(stop?.message).toContain('line 42 "24/02/2026"');
+  });
+
+  it('reads date-typed cells, which the reader writes in the declared format, as they are', async () => {
+    const { outcomes, stop } = await read(xlsxFeed, write(workbook([{ d: 45322 }, '01/31/2024']), 'xlsx'));
+    expect(stop).toBeUndefined();
+    expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'mapped']);
   });
 });
