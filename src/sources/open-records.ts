@@ -92,8 +92,12 @@ export function openRecords<K extends RecordKind>(
     }
     checked = opened;
     encoding.resolve(opened.encoding);
-    // A declared date format the file contradicts: stopped before its first record.
-    const contradicted = await dates?.check(source, opened.encoding);
+    // A declared date format the file contradicts: stopped before its first record. The decode
+    // has begun reading (a file handle, or a connection for a remote file): closed when stopped.
+    const contradicted = await dates?.check(source, opened.encoding).catch((error: unknown) => {
+      opened.text.destroy();
+      throw error;
+    });
     if (contradicted) {
       opened.text.destroy();
       await fileSha256(source).then(sha256.resolve, sha256.reject);
