@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
-import { inspectEncoding, lineAt } from './encoding-inspect.js';
+import { type ByteWatch, inspectEncoding, lineAt } from './encoding-inspect.js';
 import { EncodingError } from './file-stop.js';
 import type { SourceEncoding } from './formats/shared-keys.js';
 import { asExportFile, type ExportFile, readChunks } from './locations/export-file.js';
@@ -21,6 +21,8 @@ export interface OpenedText {
 }
 
 export interface CheckedText extends OpenedText {
+  /** Destroyed by a caller that stops the file before reading it (its read holds a file or connection). */
+  text: Readable;
   /**
    * Bytes of the file read from disk so far (progress). They run ahead of the rows handed out by
    * what waits in the stream buffers between the disk and the reader: a few READ_CHUNK_BYTES.
@@ -53,9 +55,10 @@ export async function openCheckedText(
   given: string | ExportFile,
   encoding: SourceEncoding,
   highWaterMark = READ_CHUNK_BYTES,
+  watch?: ByteWatch,
 ): Promise<CheckedText> {
   const file = asExportFile(given);
-  const chosen = await inspectEncoding(file, encoding, highWaterMark);
+  const chosen = await inspectEncoding(file, encoding, highWaterMark, watch);
   const bytes = Readable.from(readChunks(file, { start: 0 }, highWaterMark), { objectMode: false });
   const hash = createHash('sha256');
   let read = 0;

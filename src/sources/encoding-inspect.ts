@@ -29,6 +29,16 @@ interface Scan {
 }
 
 /**
+ * Another look at the bytes of this first pass, so that a check needing the whole file before the
+ * first record (the date format's, date-candidates.ts) costs no read of its own: `end` is called
+ * only when the pass saw every byte (it may end early once the encoding's verdict is known).
+ */
+export interface ByteWatch {
+  push(chunk: Buffer): void;
+  end(): void;
+}
+
+/**
  * The first pass over an export, before any record is read: decides the encoding (`auto`) or
  * proves the declared one fits, so a file that cannot be decoded is stopped before any of its
  * records is sent. It streams (flat memory) and costs a read of the file with native checks
@@ -38,9 +48,10 @@ export async function inspectEncoding(
   given: string | ExportFile,
   declared: SourceEncoding,
   highWaterMark: number,
+  watch?: ByteWatch,
 ): Promise<FileEncoding> {
   const file = asExportFile(given);
-  const scan = await scanFile(file, declared, highWaterMark);
+  const scan = await scanFile(file, declared, highWaterMark, watch);
   const problem = async (offset: number, text: string, unit: 1 | 2 = 1) => {
     const bigEndian = scan.bom?.encoding === 'utf-16be' || declared === 'utf-16be';
     const line = await lineAt(file, offset, unit, bigEndian);
@@ -140,13 +151,20 @@ export async function inspectEncoding(
 const OTHER_CODE_PAGE =
   'The file may be in another code page (e.g. DOS CP850, where 0x81 is "ü"), which erp-bridge does not read: export or save it as UTF-8';
 
-async function scanFile(file: ExportFile, declared: SourceEncoding, highWaterMark: number): Promise<Scan> {
+async function scanFile(
+  file: ExportFile,
+  declared: SourceEncoding,
+  highWaterMark: number,
+  watch: ByteWatch | undefined,
+): Promise<Scan> {
   const scan: Scan = { bom: undefined, bytes: new Map() };
+  let complete = true;
   let utf8: Utf8Check | undefined;
   let utf16: Utf16Check | undefined;
   let offset = 0;
   let first = true;
   for await (const chunk of readChunks(file, { start: 0 }, highWaterMark)) {
+    watch?.push(chunk);
     if (first) {
       first = false;
       scan.bom = bomOf(chunk);
@@ -162,7 +180,10 @@ async function scanFile(file: ExportFile, declared: SourceEncoding, highWaterMar
     }
     if (utf16) {
       utf16.push(chunk);
-      if (utf16.invalidAt !== undefined) break;
+      if (utf16.invalidAt !== undefined) {
+        complete = false;
+        break;
+      }
     } else if (utf8) {
       if (scan.notUtf8 === undefined) utf8.push(chunk);
       if (scan.notUtf8 === undefined && utf8.invalidAt !== undefined) {
@@ -181,10 +202,14 @@ async function scanFile(file: ExportFile, declared: SourceEncoding, highWaterMar
         if (at !== -1) scan.nonAscii = offset + at;
       }
       // Neither UTF-8 nor Windows-1252: nothing later in the file changes the verdict.
-      if (scan.notUtf8 !== undefined && scan.notWindows1252 !== undefined) break;
+      if (scan.notUtf8 !== undefined && scan.notWindows1252 !== undefined) {
+        complete = false;
+        break;
+      }
     }
     offset += chunk.length;
   }
+  if (complete) watch?.end();
   if (utf16 && !utf16.end()) scan.notUtf16 = utf16.invalidAt;
   if (utf8 && scan.notUtf8 === undefined && !utf8.end() && utf8.invalidAt !== undefined) {
     scan.notUtf8 = utf8.invalidAt;

@@ -1,8 +1,9 @@
 import type { FeedOf } from '../config/feed.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import { dateFormatCheck } from './date-format-check.js';
 import { type CheckedText, openCheckedText } from './decode.js';
 import { SourceLayoutError } from './field-plan.js';
-import { EncodingError } from './file-stop.js';
+import { EncodingError, FileStopError } from './file-stop.js';
 import { inputOf, readSource, readSourceBytes } from './formats/registry.js';
 import type { StatementTotals } from './formats/statement-totals.js';
 import { asExportFile, type ExportFile } from './locations/export-file.js';
@@ -59,8 +60,15 @@ export function openRecords<K extends RecordKind>(
   // (a FileStopError) from `batches` before any record exists.
   let checked: Pick<CheckedText, 'bytesRead'> | undefined;
   async function* read(): AsyncGenerator<readonly SourceItem[]> {
+    const dates = dateFormatCheck(feed);
     if (inputOf(feed.source.format) === 'bytes') {
       // A binary format reads the file itself: nothing to decode, so no encoding to report.
+      const contradicted = await dates?.checkBytes(source);
+      if (contradicted) {
+        encoding.resolve(undefined);
+        await fileSha256(source).then(sha256.resolve, sha256.reject);
+        throw contradicted;
+      }
       const raw = openBytes(source);
       checked = raw;
       encoding.resolve(undefined);
@@ -75,7 +83,7 @@ export function openRecords<K extends RecordKind>(
     if (!('encoding' in feed.source)) throw new Error('a text format without an encoding key');
     let opened: CheckedText;
     try {
-      opened = await openCheckedText(source, feed.source.encoding);
+      opened = await openCheckedText(source, feed.source.encoding, undefined, dates?.watch);
     } catch (error) {
       encoding.resolve(undefined);
       // A stopped file is still listed in the summary with the fingerprint of what was refused.
@@ -85,6 +93,17 @@ export function openRecords<K extends RecordKind>(
     }
     checked = opened;
     encoding.resolve(opened.encoding);
+    // A declared date format the file contradicts: stopped before its first record. The decode
+    // has begun reading (a file handle, or a connection for a remote file): closed when stopped.
+    const contradicted = await dates?.check(source, opened.encoding).catch((error: unknown) => {
+      opened.text.destroy();
+      throw error;
+    });
+    if (contradicted) {
+      opened.text.destroy();
+      await fileSha256(source).then(sha256.resolve, sha256.reject);
+      throw contradicted;
+    }
     opened.sha256.then(sha256.resolve, sha256.reject);
     const reading = readSource(feed.source.format, feed.source, file, opened.text);
     columns = reading.columns;
@@ -98,7 +117,12 @@ export function openRecords<K extends RecordKind>(
         yield batch;
       }
     } catch (error) {
-      throw (await opened.failure()) ?? error;
+      const changed = await opened.failure();
+      if (changed) throw changed;
+      // The reader stopped the file part-way (e.g. a delimiter it does not use): the decode is
+      // left unread, so the fingerprint of what was refused comes from a pass of its own.
+      if (error instanceof FileStopError) fileSha256(source).then(sha256.resolve, sha256.reject);
+      throw error;
     }
     const failed = opened.failure();
     if (failed) throw await failed;

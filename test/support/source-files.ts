@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Feed } from '../../src/config/feed.js';
+import { FileStopError } from '../../src/sources/file-stop.js';
 import { openRecords, recordsOf } from '../../src/sources/open-records.js';
 import type { MapOutcome } from '../../src/sources/record.js';
 
@@ -36,4 +37,22 @@ export async function readOutcomes(feed: Feed, file: string): Promise<MapOutcome
   const out: MapOutcome[] = [];
   for await (const outcome of recordsOf(openRecords(feed, file))) out.push(outcome);
   return out;
+}
+
+/**
+ * readOutcomes for a file that may be stopped (a FileStopError from its reader): the outcomes
+ * handed on before the stop, and the stop.
+ */
+export async function readUntilStop(
+  feed: Feed,
+  file: string,
+): Promise<{ outcomes: MapOutcome[]; stop: FileStopError | undefined }> {
+  const outcomes: MapOutcome[] = [];
+  try {
+    for await (const outcome of recordsOf(openRecords(feed, file))) outcomes.push(outcome);
+  } catch (error) {
+    if (!(error instanceof FileStopError)) throw error;
+    return { outcomes, stop: error };
+  }
+  return { outcomes, stop: undefined };
 }

@@ -1,5 +1,7 @@
 import { type Options, Parser } from 'csv-parse';
+import { FileStopError } from '../file-stop.js';
 import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
+import { DELIMITER_PROBE_ROWS, headerDelimiterProblem, rowsDelimiterProblem } from './csv-delimiter.js';
 import type { CsvSource } from './csv-source.js';
 
 export interface CsvReadResult {
@@ -109,12 +111,31 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
   let retained: Fed[] = [];
   const footer: CsvRow[] = [];
   let ready: SourceItem[] = [];
+  /**
+   * A delimiter the file does not use (csv-delimiter.ts): found at the header, or once the first
+   * data rows are in (they are held until then, so none is handed on from a file that stops).
+   */
+  let stop: FileStopError | undefined;
+  let probe: CsvRow[] | undefined = [];
 
-  const release = (row: CsvRow) => {
+  const hand = (row: CsvRow) => {
     const shape = shapeProblem(row.cells, row.columns);
     ready.push(
       shape ? { kind: 'problem', problem: { file, line: row.line, problem: shape } } : { kind: 'row', row },
     );
+  };
+  /** Decides on the rows probed so far and hands them on (unless the file stops). */
+  const endProbe = () => {
+    if (!probe) return;
+    const rows = probe;
+    probe = undefined;
+    if (header) stop ??= rowsDelimiterProblem(file, header.names, rows, delimiter);
+    if (!stop) for (const row of rows) hand(row);
+  };
+  const release = (row: CsvRow) => {
+    if (!probe) return hand(row);
+    probe.push(row);
+    if (probe.length >= DELIMITER_PROBE_ROWS) endProbe();
   };
 
   const push = (record: string[]) => {
@@ -125,6 +146,7 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
     if (!header) {
       if (headerPattern && !headerPattern.test(record.join(delimiter))) return;
       header = columnsFrom(record);
+      stop = headerDelimiterProblem(file, record, delimiter);
       resolveColumns(header);
       return;
     }
@@ -155,6 +177,7 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
       const broken = nextLine;
       // Rows held back as possible footer lines come before the broken one: they are data.
       for (const row of footer.splice(0)) release(row);
+      endProbe();
       // Before a header found by headerPattern, a broken line is preamble (a bank's free text).
       if (header || !headerPattern)
         ready.push({
@@ -205,10 +228,13 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
           piece = piece.slice(0, -1);
         }
         if (piece !== '') accept(piece);
+        if (stop) throw stop;
         if (ready.length > 0) yield take();
       }
       if (heldCr !== '') accept(heldCr);
       if (feedLine >= discardUntil) parse(undefined);
+      endProbe();
+      if (stop) throw stop;
       if (ready.length > 0) yield take();
       if (headerPattern && !header && nextLine > source.skipLines + 1) {
         // Otherwise an export whose header row changed would pass as an empty file.
@@ -224,9 +250,11 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
         ];
       }
     } catch (error) {
+      if (error instanceof FileStopError) throw error;
       // Reading the file failed (not its content): the rows held back as possible footer lines
       // came before the break, so they are data.
       for (const row of footer.splice(0)) release(row);
+      if (probe) for (const row of probe.splice(0)) hand(row);
       yield [
         ...take(),
         {

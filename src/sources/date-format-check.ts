@@ -1,0 +1,200 @@
+import { Readable } from 'node:stream';
+import type { Feed } from '../config/feed.js';
+import { KINDS } from '../kinds/registry.js';
+import { decodeStream, READ_CHUNK_BYTES } from './decode.js';
+import type { ByteWatch } from './encoding-inspect.js';
+import { cellOf } from './field-plan.js';
+import { FileStopError } from './file-stop.js';
+import { readSource, readSourceBytes } from './formats/registry.js';
+import type { FormatReading } from './formats/source-format.js';
+import { type ExportFile, readChunks } from './locations/export-file.js';
+import type { ColumnRef, Columns, SourceRow } from './row.js';
+import type { FileEncoding } from './text-encoding.js';
+import { contradicts, type SwappedDates, swappedDates } from './values/date-swap.js';
+
+/**
+ * A declared date format the file contradicts stops the file before its first record is handed on
+ * (exit 2, SOURCE_LAYOUT): under `MM.dd.yyyy` a `dd.MM.yyyy` export would otherwise have every date
+ * with a day of 12 or less written with day and month swapped, and only the others rejected. The
+ * evidence may come last (an export sorted by date: a thousand rows of early-month dates, then the
+ * 13th), so it must be in before the first write. Two steps, so a consistent file pays almost
+ * nothing:
+ *
+ * 1. A byte watch on the encoding pass (which reads every byte before the first record anyway, so
+ *    no read of its own, also for remote files) looks for any text in the shape of the declared
+ *    format with 13 to 31 where the month stands. None (the usual case): no cell can contradict.
+ * 2. Only when there is one, a pass over the file with the format's reader looks at the mapped
+ *    date columns alone (the candidate may be free text, "Rechnung vom 13.01.2026") and stops the
+ *    file at the second contradicting value (or the end), naming column, formats and lines.
+ *
+ * UTF-16 files skip step 1 (their bytes are no ASCII text) and always take step 2, as do bytes
+ * formats (xlsx).
+ */
+export interface DateFormatCheck {
+  /** Passed to the encoding pass (openCheckedText). */
+  watch: ByteWatch;
+  /** After the encoding pass: the stop for a contradicted format, or undefined. */
+  check(file: ExportFile, encoding: FileEncoding): Promise<FileStopError | undefined>;
+  /**
+   * A bytes format (xlsx): no encoding pass to watch, so always step 2, a read of the workbook
+   * of its own; its text cells may hold dates in any order (its date cells are written by the
+   * reader in the feed's format and cannot contradict it).
+   */
+  checkBytes(file: ExportFile): Promise<FileStopError | undefined>;
+}
+
+/** A mapped date field and the cells it reads. */
+interface DateColumn {
+  field: string;
+  refs: readonly ColumnRef[];
+  separator: string;
+}
+
+/** Bytes kept from one chunk to the next, so a date split by a chunk boundary is still seen whole. */
+const TAIL_CHARS = 32;
+
+/** Step 1: whether any text in the shape of a contradiction passed by. */
+class CandidateWatch implements ByteWatch {
+  private found = false;
+  private complete = false;
+  private tail = '';
+  constructor(private readonly candidates: RegExp) {}
+
+  push(chunk: Buffer): void {
+    if (this.found) return;
+    // Latin-1 keeps every byte as one character: in UTF-8 and the single-byte encodings, digits
+    // and separators are the ASCII bytes themselves, and no multi-byte sequence contains one.
+    const text = this.tail + chunk.toString('latin1');
+    if (this.candidates.test(text)) this.found = true;
+    else this.tail = text.slice(-TAIL_CHARS);
+  }
+
+  end(): void {
+    this.complete = true;
+  }
+
+  /** Every byte was seen and none could contradict the declared format. */
+  clear(): boolean {
+    return this.complete && !this.found;
+  }
+}
+
+/** The check for a feed whose mapping reads dates from columns; undefined when it reads none. */
+export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
+  const columns = dateColumns(feed);
+  if (columns.length === 0) return undefined;
+  const dates = swappedDates(feed.source.dateFormat);
+  const watch = new CandidateWatch(dates.candidates);
+  return {
+    watch,
+    check: async (file, encoding) => {
+      const ascii = encoding.name !== 'utf-16le' && encoding.name !== 'utf-16be';
+      if (ascii && watch.clear()) return undefined;
+      const bytes = Readable.from(readChunks(file, { start: 0 }, READ_CHUNK_BYTES), { objectMode: false });
+      const text = bytes.pipe(decodeStream(encoding.name));
+      bytes.on('error', (error) => text.destroy(error));
+      const reading = readSource(feed.source.format, feed.source, file.name, text);
+      return contradiction(feed, file.name, reading, columns, dates).finally(() => {
+        text.destroy();
+        bytes.destroy();
+      });
+    },
+    checkBytes: (file) => {
+      const input = { path: file.path, location: file.location, countRead: () => {} };
+      const reading = readSourceBytes(feed.source.format, feed.source, file.name, input);
+      return contradiction(feed, file.name, reading, columns, dates);
+    },
+  };
+}
+
+function dateColumns(feed: Feed): DateColumn[] {
+  return Object.entries(KINDS[feed.kind].fields).flatMap(([field, spec]): DateColumn[] => {
+    const mapping = feed.mapping[field];
+    if (spec.type !== 'date' || mapping === undefined) return [];
+    if (typeof mapping === 'string') return [{ field, refs: [mapping], separator: '' }];
+    if ('columns' in mapping) return [{ field, refs: mapping.columns, separator: mapping.separator }];
+    if ('column' in mapping) return [{ field, refs: [mapping.column], separator: '' }];
+    return [];
+  });
+}
+
+interface Contradiction {
+  column: DateColumn;
+  line: number;
+  text: string;
+}
+
+/**
+ * Step 2: the mapped date cells read with the format's reader, up to two contradicting ones. An
+ * early return closes the reader (its generator's `finally`).
+ */
+async function contradiction(
+  feed: Feed,
+  file: string,
+  reading: FormatReading,
+  columns: readonly DateColumn[],
+  dates: SwappedDates,
+): Promise<FileStopError | undefined> {
+  const found: Contradiction[] = [];
+  let readers: ((row: SourceRow) => Contradiction | undefined)[] | undefined;
+  try {
+    for await (const batch of reading.batches) {
+      readers ??= cellReaders(columns, await reading.columns, dates);
+      for (const item of batch) {
+        if (item.kind !== 'row') continue;
+        for (const read of readers) {
+          const hit = read(item.row);
+          if (hit) found.push(hit);
+        }
+        if (found.length >= 2) return stop(file, feed.source.dateFormat, dates, found);
+      }
+    }
+  } catch (error) {
+    // The main read meets the same stop (a delimiter the file does not use) and reports it.
+    if (error instanceof FileStopError) return undefined;
+    throw error;
+  }
+  return found.length > 0 ? stop(file, feed.source.dateFormat, dates, found) : undefined;
+}
+
+/**
+ * A reader per date column that fits the header; a column missing from it is left to the
+ * mapping's own layout check, which stops the file naming it.
+ */
+function cellReaders(
+  columns: readonly DateColumn[],
+  header: Columns | undefined,
+  dates: SwappedDates,
+): ((row: SourceRow) => Contradiction | undefined)[] {
+  return columns
+    .filter((column) => !header || column.refs.every((ref) => header.indexOf(ref) !== undefined))
+    .map((column) => {
+      const cells = column.refs.map((ref) => cellOf(ref, header));
+      return (row) => {
+        const parts = cells.map((cell) => cell(row)?.trim()).filter((t): t is string => !!t);
+        const text = parts.join(column.separator);
+        return text !== '' && contradicts(text, dates) ? { column, line: row.line, text } : undefined;
+      };
+    });
+}
+
+const named = (column: DateColumn) =>
+  `${column.refs.length === 1 ? 'column' : 'columns'} ${column.refs
+    .map((ref) => (typeof ref === 'number' ? `#${ref}` : JSON.stringify(ref)))
+    .join(', ')} (mapping.${column.field})`;
+
+function stop(
+  file: string,
+  declared: string,
+  dates: SwappedDates,
+  found: readonly Contradiction[],
+): FileStopError {
+  const first = found[0] as Contradiction;
+  const examples = found.map((hit) => `line ${hit.line} ${JSON.stringify(hit.text)}`).join(' and ');
+  const fits = dates.swapped.text;
+  return new FileStopError(
+    'SOURCE_LAYOUT',
+    file,
+    `${file}: the dates of ${named(first.column)} contradict the feed's dateFormat ${declared}: they fit ${fits} (day and month exchanged), e.g. ${examples}; read as ${declared}, every date with a day of 12 or less would be written with day and month swapped, so nothing of the file is sent: set source.dateFormat to ${fits}`,
+  );
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { Feed } from '../../../src/config/feed.js';
+import { dateFormatCheck } from '../../../src/sources/date-format-check.js';
+import { asExportFile } from '../../../src/sources/locations/export-file.js';
+import { contradicts, swappedDates } from '../../../src/sources/values/date-swap.js';
+import { fixtureWriter, readUntilStop } from '../../support/source-files.js';
+import { rowOf, xlsxOf } from '../../support/xlsx-files.js';
+
+/**
+ * A declared date format the file contradicts (day and month exchanged) stops the file before
+ * its first record (issue 26, point 1), wherever in the file the evidence is.
+ */
+const write = fixtureWriter('dates');
+
+const CSV_MAPPING = { externalId: 'ID', bookingDate: 'Datum', amount: 'Betrag', purpose: 'Text' };
+
+function feedOf(source: Record<string, unknown>, mapping: Record<string, string> = CSV_MAPPING) {
+  return Feed.parse({
+    name: 'dates',
+    accountId: 1001,
+    kind: 'transactions',
+    source: { path: 'x', ...source },
+    bankAccount: { externalId: 'main', accountName: 'Main', bankName: 'Bank' },
+    mapping,
+  });
+}
+
+const feed = (dateFormat: string, encoding = 'utf-8') =>
+  feedOf({ format: 'csv', delimiter: ';', decimalSeparator: ',', dateFormat, encoding });
+
+const read = readUntilStop;
+
+/** `count` rows dated day.month.2026 with day and month <= 12. */
+const earlyRows = (count: number) =>
+  Array.from({ length: count }, (_, i) => `R${i};${(i % 12) + 1}.${(i % 11) + 1}.2026;1,00;x`);
+
+describe('day and month exchanged', () => {
+  it('names the exchanged format and tells a contradiction from a date that fits or fits neither', () => {
+    expect(swappedDates('MM.dd.yyyy').swapped.text).toBe('dd.MM.yyyy');
+    expect(swappedDates('d/M/yy').swapped.text).toBe('M/d/yy');
+    expect(swappedDates('yyyy-MM-dd').swapped.text).toBe('yyyy-dd-MM');
+    const dates = swappedDates('MM.dd.yyyy');
+    expect(contradicts('13.01.2026', dates)).toBe(true);
+    expect(contradicts('01.13.2026', dates)).toBe(false);
+    expect(contradicts('05.06.2026', dates)).toBe(false);
+    expect(contradicts('02.30.2026', dates)).toBe(false);
+  });
+
+  it('finds candidates in any text in the declared shape with 13 to 31 where the month stands', () => {
+    const { candidates } = swappedDates('MM/dd/yyyy');
+    expect(candidates.test('A;13/01/2026;x')).toBe(true);
+    expect(candidates.test('{"d":"25\\/03\\/2026"}')).toBe(true);
+    expect(candidates.test('A;01/13/2026;x')).toBe(false);
+  });
+});
+
+describe('a file that contradicts its declared date format', () => {
+  it('stops before any record when the only contradiction is the last of 1,500 rows', async () => {
+    const path = write(['ID;Datum;Betrag;Text', ...earlyRows(1500), 'LAST;13.01.2026;1,00;x'].join('\n'));
+    const { outcomes, stop } = await read(feed('MM.dd.yyyy'), path);
+    expect(outcomes).toEqual([]);
+    expect(stop?.code).toBe('SOURCE_LAYOUT');
+    expect(stop?.message).toContain('column "Datum" (mapping.bookingDate)');
+    expect(stop?.message).toContain('dateFormat MM.dd.yyyy');
+    expect(stop?.message).toContain('set source.dateFormat to dd.MM.yyyy');
+    expect(stop?.message).toContain('line 1502 "13.01.2026"');
+  });
+
+  it('reads a file whose every date fits both ways as declared', async () => {
+    const path = write(['ID;Datum;Betrag;Text', ...earlyRows(30)].join('\n'));
+    const { outcomes, stop } = await read(feed('MM.dd.yyyy'), path);
+    expect(stop).toBeUndefined();
+    expect(outcomes.map((o) => o.kind)).toEqual(Array(30).fill('mapped'));
+  });
+
+  it('leaves a candidate in a column that is no mapped date alone', async () => {
+    const path = write(['ID;Datum;Betrag;Text', 'A;01.13.2026;1,00;Rechnung vom 13.01.2026'].join('\n'));
+    const { outcomes, stop } = await read(feed('MM.dd.yyyy'), path);
+    expect(stop).toBeUndefined();
+    expect(outcomes.map((o) => o.kind)).toEqual(['mapped']);
+  });
+
+  it('stops a UTF-16 file too, whose bytes the candidate watch cannot read', async () => {
+    const text = ['ID;Datum;Betrag;Text', ...earlyRows(20), 'LAST;25.03.2026;1,00;x'].join('\n');
+    const path = write(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const { outcomes, stop } = await read(feed('MM.dd.yyyy', 'utf-16le'), path);
+    expect(outcomes).toEqual([]);
+    expect(stop?.message).toContain('line 22 "25.03.2026"');
+  });
+
+  it('sees a contradicting date that a chunk boundary of the encoding pass splits', async () => {
+    const text = ['ID;Datum;Betrag;Text', 'A;01.02.2026;1,00;x', 'B;13.01.2026;1,00;x'].join('\n');
+    const f = feed('MM.dd.yyyy');
+    const check = dateFormatCheck(f);
+    const split = text.indexOf('13.01') + 2;
+    check?.watch.push(Buffer.from(text.slice(0, split)));
+    check?.watch.push(Buffer.from(text.slice(split)));
+    check?.watch.end();
+    const stop = await check?.check(asExportFile(write(text)), { name: 'utf-8', chosenBy: 'feed' });
+    expect(stop?.message).toContain('line 3 "13.01.2026"');
+  });
+});
+
+describe('an xlsx workbook whose text date cells contradict the declared format', () => {
+  const xlsxFeed = feedOf(
+    { format: 'xlsx', dateFormat: 'MM/dd/yyyy' },
+    { externalId: 'ID', bookingDate: 'Date', amount: 'Amount' },
+  );
+  // Style 1 is a date (number format 14): the reader writes such a cell in the feed's format.
+  const workbook = (dates: (string | { d: number })[]) =>
+    xlsxOf({
+      cellFormats: [0, 14],
+      sheets: [
+        {
+          name: 'S',
+          rows: [
+            rowOf(1, ['ID', 'Date', 'Amount']),
+            ...dates.map((date, i) => rowOf(i + 2, [`X${i}`, date, { n: '1' }])),
+          ].join(''),
+        },
+      ],
+    });
+
+  it('stops before any record when a late text cell reads only with day and month exchanged', async () => {
+    const dates = [...Array.from({ length: 40 }, (_, i) => `0${(i % 9) + 1}/02/2026`), '24/02/2026'];
+    const { outcomes, stop } = await read(xlsxFeed, write(workbook(dates), 'xlsx'));
+    expect(outcomes).toEqual([]);
+    expect(stop?.code).toBe('SOURCE_LAYOUT');
+    expect(stop?.message).toContain('column "Date" (mapping.bookingDate)');
+    expect(stop?.message).toContain('they fit dd/MM/yyyy');
+    expect(stop?.message).toContain('line 42 "24/02/2026"');
+  });
+
+  it('reads date-typed cells, which the reader writes in the declared format, as they are', async () => {
+    const { outcomes, stop } = await read(xlsxFeed, write(workbook([{ d: 45322 }, '01/31/2024']), 'xlsx'));
+    expect(stop).toBeUndefined();
+    expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'mapped']);
+  });
+});
