@@ -21,7 +21,13 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
         derivedId: z.boolean(),
         payload: KINDS[kind].create,
         amount: z.string().optional(),
-        route: z.strictObject({ account: z.string().min(1), currency: z.string().optional() }).optional(),
+        route: z
+          .strictObject({
+            account: z.string().min(1),
+            currency: z.string().optional(),
+            otherId: z.literal(true).optional(),
+          })
+          .optional(),
       }),
     )
     .min(1)

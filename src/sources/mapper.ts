@@ -173,22 +173,28 @@ export function compileMapper<K extends RecordKind>(
 
 /**
  * Bank formats: reads the statement account a row belongs to from the cells the format names, with
- * the account's currency (else the record's own). Undefined for formats whose rows name none.
+ * the account's currency (else the record's own); null when the statement names none. Undefined
+ * (no reader) for formats whose rows are no statement's.
  */
 function statementAccountReader(
   feed: FeedOf<RecordKind>,
   columns: Columns | undefined,
-): ((row: SourceRow, payload: Record<string, unknown>) => StatementAccount | undefined) | undefined {
+): ((row: SourceRow, payload: Record<string, unknown>) => StatementAccount | null) | undefined {
   const cells = routeCellsOf(feed.source.format);
   if (cells === undefined) return undefined;
   const accountOf = cellOf(cells.account, columns);
   const currencyOf = cellOf(cells.currency, columns);
+  const ibanOf = cells.iban === undefined ? undefined : cellOf(cells.iban, columns);
   return (row, payload) => {
     const text = accountOf(row);
     const account = text === undefined ? '' : accountKey(text);
-    if (!account) return undefined;
+    if (!account) return null;
     const currency =
       currencyOf(row)?.trim() || (typeof payload.currency === 'string' ? payload.currency : '');
-    return currency ? { account, currency } : { account };
+    return {
+      account,
+      ...(currency ? { currency } : {}),
+      ...(ibanOf && !ibanOf(row)?.trim() ? { otherId: true as const } : {}),
+    };
   };
 }

@@ -23,6 +23,7 @@ export const CAMT_CELLS = [
   'bankTransactionCode',
   'additionalInfo',
   'account',
+  'accountIban',
   'accountCurrency',
   'statementId',
   'message',
