@@ -28,6 +28,16 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
             otherId: z.literal(true).optional(),
           })
           .optional(),
+        booking: z
+          .strictObject({
+            reference: z.string().min(1),
+            account: z.string(),
+            amount: z.string(),
+            date: z.string(),
+            line: z.int().positive(),
+            others: z.array(z.string().min(1)),
+          })
+          .optional(),
       }),
     )
     .min(1)

@@ -1,6 +1,7 @@
 import type { FeedOf } from '../config/feed.js';
 import { compiled } from '../contract/index.js';
 import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
+import type { Booking, RowBooking } from './booking.js';
 import type { CellFormats, Converted } from './convert.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { routeCellsOf } from './formats/registry.js';
@@ -130,6 +131,7 @@ export function compileMapper<K extends RecordKind>(
         scheme === 1
           ? `${feed.kind}\u0000${JSON.stringify(payload)}`
           : identityContent(feed.kind, identityFields, identityValues),
+        row.statement,
       );
     if (!sendsExternalId) delete payload.externalId;
     else payload.externalId = externalId;
@@ -166,9 +168,19 @@ export function compileMapper<K extends RecordKind>(
         payload: valid.data,
         amount,
         ...(routed?.route ? { route: routed.route } : {}),
+        ...(row.booking ? { booking: bookingOf(row.booking, externalId) } : {}),
       },
     };
   };
+}
+
+/**
+ * A row's booking as its record carries it: the other shapes' IDs only where the record's
+ * externalId is the bank's reference the format gives (the default mapping), since only then
+ * do they name what the service holds of the booking.
+ */
+function bookingOf({ id, others, ...booking }: RowBooking, externalId: string): Booking {
+  return { ...booking, others: id === externalId ? others : [] };
 }
 
 /**

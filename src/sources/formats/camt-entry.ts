@@ -1,3 +1,5 @@
+import type { RowBooking, StatementAppearance } from '../booking.js';
+import { accountKey } from '../statement-account.js';
 import { addDecimals, isZeroDecimal } from '../values/decimal.js';
 import type { Captured } from './camt-captured.js';
 import type { CamtRowData } from './camt-row.js';
@@ -213,20 +215,78 @@ export function entryRows(
     };
   };
   const entryReference = base.accountServicerReference || base.entryReference;
+  const claim = bookingClaim(entry, base.accountServicerReference, base.account, read, base.bookingDate);
+  const appearance = statementAppearance(statement, base.account, base.statementId);
   const split = splitBatch(details, read);
   if (!split) {
     // Several details without amounts of their own: one row for the entry, and no counterparty or
     // end-to-end reference, since they belong to one detail each.
     const only = details.length === 1 ? details[0] : undefined;
-    return [row(entry.line, read, only, entryReference || endToEndOf(only))];
+    const reference = entryReference || endToEndOf(only);
+    return [
+      withPlace(
+        row(entry.line, read, only, reference),
+        claim && { ...claim, id: reference, others: [partId(claim, 1)] },
+        appearance,
+      ),
+    ];
   }
   return split.map(({ detail, amount }, i) => {
-    // The entry's reference is shared by its details: each row's own reference adds the detail's.
-    const own = detail.first('Refs/AcctSvcrRef');
-    const endToEnd = endToEndOf(detail);
-    const reference = own || (entryReference && `${entryReference}/${endToEnd || `#${i + 1}`}`) || endToEnd;
-    return row(detail.line, amount, detail, reference);
+    // A booking's parts are named by the booking and their place in it: a plain appearance of
+    // the booking finds its first part in the service by that name (docs/identity.md).
+    const reference = claim
+      ? partId(claim, i + 1)
+      : detail.first('Refs/AcctSvcrRef') ||
+        (entryReference && `${entryReference}/${endToEndOf(detail) || `#${i + 1}`}`) ||
+        endToEndOf(detail);
+    return withPlace(
+      row(detail.line, amount, detail, reference),
+      claim && { ...claim, id: reference, others: [claim.reference] },
+      appearance,
+    );
   });
+}
+
+type Claim = Omit<RowBooking, 'id' | 'others'>;
+
+/** The externalId of part `n` of a split booking. */
+const partId = (claim: Claim, n: number): string => `${claim.reference}/#${n}`;
+
+/** The booking an entry with an `AcctSvcrRef` is: the bank's own reference, unique for the account. */
+function bookingClaim(
+  entry: Captured,
+  reference: string,
+  account: string,
+  read: { amount: string; sign: Sign },
+  date: string,
+): Claim | undefined {
+  if (reference === '') return undefined;
+  return {
+    reference,
+    account: accountKey(account),
+    amount: signed(read.amount, read.sign),
+    date,
+    line: entry.line,
+  };
+}
+
+/** Where a statement with an `Id` starts: a second appearance of it repeats its entries' derived IDs. */
+function statementAppearance(
+  statement: CamtStatement,
+  account: string,
+  id: string,
+): StatementAppearance | undefined {
+  return id === '' ? undefined : { key: `${accountKey(account)}\u0000${id}`, line: statement.values.line };
+}
+
+function withPlace(
+  data: CamtRowData,
+  booking: RowBooking | undefined,
+  statement: StatementAppearance | undefined,
+): CamtRowData {
+  if (booking) data.booking = booking;
+  if (statement) data.statement = statement;
+  return data;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { SourceItem, SourceRow } from '../row.js';
 import { accountKey } from '../statement-account.js';
 import { isZeroDecimal } from '../values/decimal.js';
+import { entryPlace } from './mt940-booking.js';
 import { MT940_CELLS, MT940_COLUMNS, type Mt940Cell, SEPA_CELLS } from './mt940-cells.js';
 import { type EntryDetails, readDetails } from './mt940-details.js';
 import { dateOf, decimalOf, type EntryLine, readEntryLine } from './mt940-entry-line.js';
@@ -16,6 +17,8 @@ const MAX_FIELD_CHARS = 64 * 1024;
 
 /** The statement (`:20:` to `-`) an entry belongs to. */
 interface Statement {
+  /** Line where it starts. */
+  start: number;
   reference?: string;
   related?: string;
   account?: string;
@@ -102,7 +105,7 @@ async function* batchesOf(reader: Mt940Reader, text: NodeJS.ReadableStream): Asy
 class Mt940Reader {
   private lineNo = 0;
   private ready: SourceItem[] = [];
-  private statement: Statement = { interim: false, tally: new StatementTally(1) };
+  private statement: Statement = { start: 1, interim: false, tally: new StatementTally(1) };
   /** Every MT940 statement read to its end, in file order (an MT942 report has no booked balances). */
   readonly statements: StatementTotals[] = [];
   /** The message type of the SWIFT header before the statement, when there is one. */
@@ -224,7 +227,7 @@ class Mt940Reader {
       });
       this.statements.push(tally.figures);
     }
-    this.statement = { interim: this.headerInterim, tally: new StatementTally(line) };
+    this.statement = { start: line, interim: this.headerInterim, tally: new StatementTally(line) };
   }
 
   private endStray(): void {
@@ -356,6 +359,7 @@ class Mt940Reader {
       },
       cellAt: (index) => values[index],
       text: () => raw.join('\n'),
+      ...entryPlace(statement, open.line, line),
     };
     if (!statement.interim || this.source.includePending) return row;
     return {

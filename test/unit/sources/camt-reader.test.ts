@@ -72,10 +72,10 @@ describe('the camt reader on the real samples', () => {
       [187, '-89.85', '640387810124072/2'],
       [219, '1.20', '2014010509572410000'],
       [272, '-80', '367406715024072/1'],
-      // The batch entry (3.45, line 358) as its two transactions, at their TxDtls lines: the
-      // entry's reference is shared, so each row's reference adds its EndToEndId.
-      [371, '2.25', '2014010303263400000/STZV-EtE27122013-11:05-1'],
-      [416, '1.20', '2014010303263400000/STZV-EtE27122013-11:05-2'],
+      // The batch entry (3.45, line 358) as its two transactions, at their TxDtls lines: each
+      // row's reference is the booking's (AcctSvcrRef) and its place in the batch.
+      [371, '2.25', '2014010303263400000/#1'],
+      [416, '1.20', '2014010303263400000/#2'],
     ]);
     const [first, , card, returned, qr, batch] = rows;
     expect(first?.cells).toMatchObject({
@@ -467,6 +467,15 @@ describe('a camt feed without a mapping section (the default mapping to transact
             'Sammler aus Testknto 2 Zweite Ueberweisung EREF: STZV-EtE28122013-11:29-1 IBAN: DE58740618130100033626 BIC: GENODEF1PFK ABWE: Testkonto 1',
           counterpartyName: 'Testkonto Nummer 2',
           counterpartyIban: 'DE58740618130100033626',
+        },
+        // The booking it is: a later appearance as a batch finds its first part by that name.
+        booking: {
+          reference: '2013123001153870000',
+          account: 'DE14740618130000033626',
+          amount: '0.60',
+          date: '2013-12-30',
+          line: 63,
+          others: ['2013123001153870000/#1'],
         },
       },
     });
