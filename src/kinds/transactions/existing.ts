@@ -43,6 +43,6 @@ export function heldInAnotherShape(
   if (other === undefined || !record.booking) return undefined;
   return {
     serviceId: existing.get(other),
-    message: `already in the service as "${other}": the booking with the bank's reference "${record.booking.reference}" in another shape (as one entry, or as the parts of its batch); not created beside it`,
+    message: `already in the service as "${other}": the booking with the bank's reference "${record.booking.reference}" in another shape (as one entry, or as the parts of its batch) or under the name an earlier version gave it; not created beside it`,
   };
 }

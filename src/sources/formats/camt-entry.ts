@@ -223,29 +223,49 @@ export function entryRows(
     // end-to-end reference, since they belong to one detail each.
     const only = details.length === 1 ? details[0] : undefined;
     const reference = entryReference || endToEndOf(only);
+    // Its first part, should the service hold the booking as parts; with details, also as a
+    // version before 2026-11-28 named them.
+    const others = claim && [
+      partId(claim, 1),
+      ...(details.length > 1 ? details.map(earlierPartId(entryReference)) : []),
+    ];
     return [
       withPlace(
         row(entry.line, read, only, reference),
-        claim && { ...claim, id: reference, others: [partId(claim, 1)] },
+        claim && others && { ...claim, id: reference, others },
         appearance,
       ),
     ];
   }
   return split.map(({ detail, amount }, i) => {
     // A booking's parts are named by the booking and their place in it: a plain appearance of
-    // the booking finds its first part in the service by that name (docs/identity.md).
-    const reference = claim
-      ? partId(claim, i + 1)
-      : detail.first('Refs/AcctSvcrRef') ||
-        (entryReference && `${entryReference}/${endToEndOf(detail) || `#${i + 1}`}`) ||
-        endToEndOf(detail);
+    // the booking finds its first part in the service by that name (docs/identity.md). The name
+    // an earlier version gave the part is asked for too, so a rerun finds the parts it created.
+    const earlier = earlierPartId(entryReference)(detail, i);
+    const reference = claim ? partId(claim, i + 1) : earlier;
     return withPlace(
       row(detail.line, amount, detail, reference),
-      claim && { ...claim, id: reference, others: [claim.reference] },
+      claim && {
+        ...claim,
+        id: reference,
+        others: earlier === reference ? [claim.reference] : [claim.reference, earlier],
+      },
       appearance,
     );
   });
 }
+
+/**
+ * A part's reference as the entry's `AcctSvcrRef` does not name it: its own `Refs/AcctSvcrRef`,
+ * else the entry's reference and its EndToEndId (or its place); the name of every part before
+ * 2026-11-28.
+ */
+const earlierPartId =
+  (entryReference: string) =>
+  (detail: Captured, i: number): string =>
+    detail.first('Refs/AcctSvcrRef') ||
+    (entryReference && `${entryReference}/${endToEndOf(detail) || `#${i + 1}`}`) ||
+    endToEndOf(detail);
 
 type Claim = Omit<RowBooking, 'id' | 'others'>;
 

@@ -94,6 +94,26 @@ describe('issue 25 point 1: a booking counts once, whatever its shape (in-proces
     expect(total()).toBe('10');
   });
 
+  it('after an upgrade: the parts an earlier version named by their EndToEndId are found, as parts and as one entry', async () => {
+    await h.run(statementFeed({ 'o.xml': statement('S-0', other) }, 'camt', TARGET).feed);
+    const bank = bankAccountsOf(h).find((b) => b.externalId === 'giro');
+    const part = (externalId: string, amount: number) => ({
+      externalId,
+      bookingDate: '2026-03-02',
+      valueDate: '2026-03-02',
+      amount,
+      currency: 'EUR' as const,
+      purpose: externalId,
+    });
+    await h.client.createTransactionsBulk(ACCOUNT, bank?.id ?? -1, [part('R-1/E-1', 4), part('R-1/E-2', 6)]);
+    for (const entry of [split, unsplit]) {
+      const run = await h.run(statementFeed({ 'a.xml': statement('S-1', entry) }, 'camt', TARGET).feed);
+      expect(run.summary.counts).toMatchObject({ created: 0, rejected: 0, failed: 0 });
+      expect(run.outcomes[0]?.message).toContain('already in the service as "R-1/E-1"');
+    }
+    expect(total()).toBe('11.5');
+  });
+
   it('a later appearance that says otherwise (another amount) is rejected DUPLICATE_IN_SOURCE, never created beside the first', async () => {
     const first = statement('S-1', split);
     const differing = statement('S-2', { ...plain, amount: '11.00' });
