@@ -44,9 +44,14 @@ export function syncTransactionsChunk(
   );
 }
 
-/** What a record's booking claims while it is checked and created (none without a booking). */
+/**
+ * What a record's booking claims while it is checked and created: none without a booking, nor for
+ * one with no other shape (an MT940 entry: its one externalId is the service's own guard).
+ */
 const bookingClaim = ({ booking }: TxRecord): string | undefined =>
-  booking && `the booking with the bank's reference "${booking.reference}" of account "${booking.account}"`;
+  booking?.others.length
+    ? `the booking with the bank's reference "${booking.reference}" of account "${booking.account}"`
+    : undefined;
 
 /** The existence check and bulk create of `records`, until each is settled. */
 async function createOnce(
