@@ -21,7 +21,23 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
         derivedId: z.boolean(),
         payload: KINDS[kind].create,
         amount: z.string().optional(),
-        route: z.strictObject({ account: z.string().min(1), currency: z.string().optional() }).optional(),
+        route: z
+          .strictObject({
+            account: z.string().min(1),
+            currency: z.string().optional(),
+            otherId: z.literal(true).optional(),
+          })
+          .optional(),
+        booking: z
+          .strictObject({
+            reference: z.string().min(1),
+            account: z.string(),
+            amount: z.string(),
+            date: z.string(),
+            line: z.int().positive(),
+            others: z.array(z.string().min(1)),
+          })
+          .optional(),
       }),
     )
     .min(1)

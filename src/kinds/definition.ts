@@ -63,11 +63,11 @@ export interface KindDefinition<P> {
   feedKeys?: readonly KindFeedKey[];
   /**
    * Where the feed sends a record: bank formats (their rows name the statement's account) by that
-   * account (`account` undefined: the statement names none); provisioning kinds by the customer
-   * account the record names (`payload`, account-route.ts). Absent: every record goes to the
-   * feed's one target.
+   * account (`account` null: the statement names none; undefined: the record is no statement's);
+   * provisioning kinds by the customer account the record names (`payload`, account-route.ts).
+   * Absent: every record goes to the feed's one target.
    */
-  route?(feed: KindFeedOptions, account: StatementAccount | undefined, payload: P): RouteVerdict;
+  route?(feed: KindFeedOptions, account: StatementAccount | null | undefined, payload: P): RouteVerdict;
   /** The kind's part of the chunk settings, resolved once per file; a dry run writes nothing. */
   prepare?(feed: KindFeedOptions, dryRun: boolean, ctx: ChunkContext): Promise<Partial<ChunkSettings>>;
   /**

@@ -1,5 +1,6 @@
 import { createHash, hash } from 'node:crypto';
 import type { RecordKind } from '../kinds/registry.js';
+import type { StatementAppearance } from './booking.js';
 
 /** Identity schemes of derived externalIds (docs/identity.md). 1: until 2026-11; 2: survives edits. */
 export type IdentityScheme = 1 | 2;
@@ -78,26 +79,67 @@ export function canonicalText(text: string): string {
  */
 export class DerivedIds {
   private readonly occurrences = new Map<string | number, number>();
+  private readonly statements = new Map<string, StatementOccurrences>();
   private readonly prefix: string;
 
   constructor(private readonly scheme: IdentityScheme = CURRENT_IDENTITY_SCHEME) {
     this.prefix = DERIVED_ID_PREFIX[scheme];
   }
 
-  next(canonicalContent: string): string {
+  /**
+   * The next derived ID of `canonicalContent`. A row of a bank statement names its `statement`
+   * appearance: when a file holds a statement twice (same account and number), the k-th row of a
+   * content in the repeat gets the occurrence the k-th such row of the first appearance got, so the
+   * repeat's entries carry the IDs of the first's and are known as its repeat, not as new bookings.
+   */
+  next(canonicalContent: string, statement?: StatementAppearance): string {
     if (this.scheme === 1) {
       // Version 1, kept byte for byte: feeds pinned to it keep the IDs already in the service.
       const h = createHash('sha256').update(canonicalContent).digest('base64url').slice(0, 22);
-      const occurrence = (this.occurrences.get(h) ?? 0) + 1;
-      this.occurrences.set(h, occurrence);
-      return `${this.prefix}${h}-${occurrence}`;
+      return `${this.prefix}${h}-${this.occurrence(h, statement)}`;
     }
     const digest = hash('sha256', canonicalContent, 'buffer');
     const key = digest.readUIntBE(0, 6) * 32 + ((digest[6] ?? 0) >> 3);
+    return `${this.prefix}${digest.toString('base64url', 0, 16)}-${this.occurrence(key, statement)}`;
+  }
+
+  private count(key: string | number): number {
     const occurrence = (this.occurrences.get(key) ?? 0) + 1;
     this.occurrences.set(key, occurrence);
-    return `${this.prefix}${digest.toString('base64url', 0, 16)}-${occurrence}`;
+    return occurrence;
   }
+
+  private occurrence(key: string | number, statement: StatementAppearance | undefined): number {
+    if (!statement) return this.count(key);
+    let seen = this.statements.get(statement.key);
+    if (!seen) {
+      seen = { first: statement.line, current: statement.line, given: new Map(), counts: new Map() };
+      this.statements.set(statement.key, seen);
+    } else if (seen.current !== statement.line) {
+      seen.current = statement.line;
+      seen.counts = new Map();
+    }
+    const k = (seen.counts.get(key) ?? 0) + 1;
+    seen.counts.set(key, k);
+    const given = seen.given.get(key);
+    const repeated = seen.current === seen.first ? undefined : given?.[k - 1];
+    if (repeated !== undefined) return repeated;
+    const occurrence = this.count(key);
+    if (given) given.push(occurrence);
+    else seen.given.set(key, [occurrence]);
+    return occurrence;
+  }
+}
+
+/** The occurrences one statement of a file gave, per content, and the rows of its current appearance. */
+interface StatementOccurrences {
+  /** Line of its first appearance, and of the one being read. */
+  first: number;
+  current: number;
+  /** Per content key, the occurrence numbers its rows got, in order (the first appearance's first). */
+  given: Map<string | number, number[]>;
+  /** Per content key, the rows of the current appearance so far. */
+  counts: Map<string | number, number>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FeedOf } from '../config/feed.js';
 import { compiled } from '../contract/index.js';
 import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
+import type { Booking, RowBooking } from './booking.js';
 import type { CellFormats, Converted } from './convert.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { routeCellsOf } from './formats/registry.js';
@@ -146,6 +147,7 @@ export function compileMapper<K extends RecordKind>(
         scheme === 1
           ? `${feed.kind}\u0000${JSON.stringify(payload)}`
           : identityContent(feed.kind, identityFields, identityValues),
+        row.statement,
       );
     if (!sendsExternalId) delete payload.externalId;
     else payload.externalId = externalId;
@@ -182,29 +184,45 @@ export function compileMapper<K extends RecordKind>(
         payload: valid.data,
         amount,
         ...(routed?.route ? { route: routed.route } : {}),
+        ...(row.booking ? { booking: bookingOf(row.booking, externalId) } : {}),
       },
     };
   };
 }
 
 /**
+ * A row's booking as its record carries it: the other shapes' IDs only where the record's
+ * externalId is the bank's reference the format gives (the default mapping), since only then
+ * do they name what the service holds of the booking.
+ */
+function bookingOf({ id, others, ...booking }: RowBooking, externalId: string): Booking {
+  return { ...booking, others: id === externalId ? others : [] };
+}
+
+/**
  * Bank formats: reads the statement account a row belongs to from the cells the format names, with
- * the account's currency (else the record's own). Undefined for formats whose rows name none.
+ * the account's currency (else the record's own); null when the statement names none. Undefined
+ * (no reader) for formats whose rows are no statement's.
  */
 function statementAccountReader(
   feed: FeedOf<RecordKind>,
   columns: Columns | undefined,
-): ((row: SourceRow, payload: Record<string, unknown>) => StatementAccount | undefined) | undefined {
+): ((row: SourceRow, payload: Record<string, unknown>) => StatementAccount | null) | undefined {
   const cells = routeCellsOf(feed.source.format);
   if (cells === undefined) return undefined;
   const accountOf = cellOf(cells.account, columns);
   const currencyOf = cellOf(cells.currency, columns);
+  const ibanOf = cells.iban === undefined ? undefined : cellOf(cells.iban, columns);
   return (row, payload) => {
     const text = accountOf(row);
     const account = text === undefined ? '' : accountKey(text);
-    if (!account) return undefined;
+    if (!account) return null;
     const currency =
       currencyOf(row)?.trim() || (typeof payload.currency === 'string' ? payload.currency : '');
-    return currency ? { account, currency } : { account };
+    return {
+      account,
+      ...(currency ? { currency } : {}),
+      ...(ibanOf && !ibanOf(row)?.trim() ? { otherId: true as const } : {}),
+    };
   };
 }

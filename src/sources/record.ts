@@ -1,3 +1,4 @@
+import type { Booking } from './booking.js';
 import type { StatementAccount } from './statement-account.js';
 
 export type { StatementAccount };
@@ -17,6 +18,8 @@ export interface MappedRecord<P = unknown> {
   amount?: string;
   /** Bank formats: the statement account whose target the record goes to (absent: the feed's one). */
   route?: StatementAccount;
+  /** Bank formats: the booking the record is (part of), claimed once per run and in the service. */
+  booking?: Booking;
 }
 
 /** A source record that never leaves the process: why, and where. */

@@ -1,3 +1,5 @@
+import type { RowBooking, StatementAppearance } from './booking.js';
+
 /** A column reference of a mapping: a header name, or a 1-based position. */
 export type ColumnRef = string | number;
 
@@ -21,6 +23,10 @@ export interface SourceRow {
    * never sent, as if a feed's exclude rule had matched it.
    */
   readonly leftOut?: string;
+  /** Bank statement formats: the booking the row is, or is a part of, when the bank gave it a reference. */
+  readonly booking?: RowBooking;
+  /** Bank statement formats: the statement appearance the row belongs to (repeats share derived IDs). */
+  readonly statement?: StatementAppearance;
 }
 
 /** A line that could not become a row at all (unparsable JSON, a broken quote). */

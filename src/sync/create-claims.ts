@@ -50,7 +50,8 @@ export const claimKey = (accountId: number, kind: string, externalId: string) =>
  * Runs `work` with the records whose creates this chunk holds (ctx.claims; everything when absent).
  * Records another run keeps claimed for longer than CLAIM_WAIT_MS are settled failed
  * (CONCURRENT_CREATE): the next run looks them up and finds what the other run created. `keyOf`
- * names what a record creates: its externalId, or what the kind matches by (a category's path).
+ * names what a record creates: its externalId, or what the kind matches by (a category's path);
+ * undefined: nothing to claim, the record is always held.
  */
 export async function withCreateClaims<R extends MappedRecord>(
   ctx: ChunkContext,
@@ -58,17 +59,26 @@ export async function withCreateClaims<R extends MappedRecord>(
   records: R[],
   out: ChunkOutcomes<R>,
   work: (held: R[]) => Promise<void>,
-  keyOf: (record: R) => string = (record) => record.externalId,
+  keyOf: (record: R) => string | undefined = (record) => record.externalId,
 ): Promise<void> {
   const claims = ctx.claims;
   if (!claims || records.length === 0) return work(records);
   const holder = randomUUID();
-  const claimOf = (r: R) => claimKey(ctx.accountId, kind, keyOf(r));
-  let held: R[] = [];
+  const claimOf = (r: R) => {
+    const key = keyOf(r);
+    return key === undefined ? undefined : claimKey(ctx.accountId, kind, key);
+  };
+  const keys = records.flatMap((r) => claimOf(r) ?? []);
+  if (keys.length === 0) return work(records);
+  let got = new Set<string>();
   try {
-    const got = await claimWithin(ctx, claims, records.map(claimOf), holder);
-    held = records.filter((r) => got.has(claimOf(r)));
-    const waiting = records.filter((r) => !got.has(claimOf(r)));
+    got = await claimWithin(ctx, claims, keys, holder);
+    const isHeld = (r: R) => {
+      const key = claimOf(r);
+      return key === undefined || got.has(key);
+    };
+    const held = records.filter(isHeld);
+    const waiting = records.filter((r) => !isHeld(r));
     for (const record of waiting) {
       out.settle(record, {
         outcome: 'failed',
@@ -79,7 +89,7 @@ export async function withCreateClaims<R extends MappedRecord>(
     // Input order, as the strategy expects (held was filtered from records).
     await work(held);
   } finally {
-    await claims.release(held.map(claimOf), holder);
+    await claims.release([...got], holder);
   }
 }
 

@@ -11,6 +11,7 @@ import type { FileEncoding } from '../sources/text-encoding.js';
 import { failedAll, outcomeOf } from './build-outcome.js';
 import { type Chunk, Chunker, chunkOf } from './chunk.js';
 import type { ChunkSettings } from './chunk-settings.js';
+import { firstOfEachBooking } from './first-booking.js';
 import type { RecordOutcome } from './outcome.js';
 import type { Prediction } from './predict.js';
 import { balanceCandidates, type ReadStatements, statementWarnings } from './report/statement-report.js';
@@ -69,13 +70,15 @@ function reportable(outcome: MapOutcome): RecordOutcome | undefined {
  * target (two invoices; with concurrency, even two chunks racing past the lookup), and every later
  * run would find two and refuse both as AMBIGUOUS_TARGET. An exact repeat (same payload: the same
  * row in two overlapping files) is skipped; a different record under the same externalId is
- * rejected, naming the first's file and line, never "already in the service".
+ * rejected, naming the first's file and line, never "already in the service". Before that, a bank
+ * statement's booking counts once, whatever its shape (first-booking.ts).
  */
-async function firstOfRun<R extends MappedRecord>(kind: string, batch: R[], run: RunHandle): Promise<R[]> {
-  if (!run.claimExternalIds) return batch;
+async function firstOfRun<R extends MappedRecord>(kind: string, whole: R[], run: RunHandle): Promise<R[]> {
+  if (!run.claimExternalIds) return whole;
+  const repeats: RecordOutcome[] = [];
+  const batch = await firstOfEachBooking(kind, whole, run.claimExternalIds.bind(run), repeats);
   const seen = await run.claimExternalIds(kind, batch);
   const kept: R[] = [];
-  const repeats: RecordOutcome[] = [];
   batch.forEach((record, i) => {
     const first = seen[i];
     if (!first) kept.push(record);

@@ -12,10 +12,10 @@ describe('the camt reader on the real samples', () => {
       [187, '-89.85', '640387810124072/2'],
       [219, '1.20', '2014010509572410000'],
       [272, '-80', '367406715024072/1'],
-      // The batch entry (3.45, line 358) as its two transactions, at their TxDtls lines: the
-      // entry's reference is shared, so each row's reference adds its EndToEndId.
-      [371, '2.25', '2014010303263400000/STZV-EtE27122013-11:05-1'],
-      [416, '1.20', '2014010303263400000/STZV-EtE27122013-11:05-2'],
+      // The batch entry (3.45, line 358) as its two transactions, at their TxDtls lines: each
+      // row's reference is the booking's (AcctSvcrRef) and its place in the batch.
+      [371, '2.25', '2014010303263400000/#1'],
+      [416, '1.20', '2014010303263400000/#2'],
     ]);
     const [first, , card, returned, qr, batch] = rows;
     expect(first?.cells).toMatchObject({

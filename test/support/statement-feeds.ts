@@ -15,17 +15,29 @@ export const GB = 'GB29NWBK60161331926819';
 
 /** A feed of one fixture with no mapping section; `targets` is its YAML for the target keys. */
 export function feedOf(fixture: string, format: 'mt940' | 'camt', targets: string, name = 'routing'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-routing-'));
-  copyFileSync(new URL(fixture, FIXTURES), join(dir, fixture));
+  const content = readFileSync(new URL(fixture, FIXTURES));
+  return statementFeed({ [fixture]: content }, format, targets, fixture, name).feed;
+}
+
+/** A transactions feed over the files of a fresh folder (name → content), with `targets` as its YAML. */
+export function statementFeed(
+  files: Record<string, string | Buffer>,
+  format: 'camt' | 'mt940',
+  targets: string,
+  glob = format === 'camt' ? '*.xml' : '*.sta',
+  name = 'statements',
+): { dir: string; feed: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-statements-'));
+  for (const [file, content] of Object.entries(files)) writeFileSync(join(dir, file), content);
   const feed = [
     `name: ${name}`,
     `accountId: ${ACCOUNT}`,
     'kind: transactions',
-    `source: {path: ${JSON.stringify(fixture)}, format: ${format}}`,
+    `source: {path: ${JSON.stringify(glob)}, format: ${format}}`,
     targets,
   ].join('\n');
   writeFileSync(join(dir, 'feed.yaml'), `${feed}\n`);
-  return join(dir, 'feed.yaml');
+  return { dir, feed: join(dir, 'feed.yaml') };
 }
 
 export const target = (externalId: string, currency = 'EUR') =>

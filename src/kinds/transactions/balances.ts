@@ -20,8 +20,12 @@ interface Candidate {
 function targetOf(feed: KindFeedOptions, candidate: BalanceCandidate): BankAccountTarget | undefined {
   const account =
     candidate.account === ''
-      ? undefined
-      : { account: candidate.account, ...(candidate.currency ? { currency: candidate.currency } : {}) };
+      ? null
+      : {
+          account: candidate.account,
+          ...(candidate.currency ? { currency: candidate.currency } : {}),
+          ...(candidate.otherId ? { otherId: candidate.otherId } : {}),
+        };
   const verdict = routeTransaction(feed, account);
   if ('rejected' in verdict) return undefined;
   if (verdict.route && feed.bankAccounts) return targetOfRoute(feed.bankAccounts, verdict.route);

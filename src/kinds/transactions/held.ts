@@ -3,22 +3,8 @@ import type { ChunkSettings } from '../../sync/chunk-settings.js';
 import { DRY, type HeldVerdict, nothingHeld } from '../../sync/held-verdict.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { findBankAccount } from '../bank-accounts/lookup.js';
+import { existingOf, heldInAnotherShape } from './existing.js';
 import { groupByTarget } from './routing.js';
-
-/** The externalIds (with their service ids) one bank account already holds of `records`. */
-async function heldIn(
-  records: readonly MappedRecord[],
-  bankAccountId: number,
-  ctx: ChunkContext,
-): Promise<Map<string, number | undefined>> {
-  const existing = await ctx.client.checkTransactionsExist(
-    ctx.accountId,
-    bankAccountId,
-    records.map((r) => r.externalId),
-    { signal: ctx.signal },
-  );
-  return new Map(existing.map((e) => [e.externalId, e.transactionId]));
-}
 
 /**
  * Transactions: an externalId the target bank account already holds is skipped (the same
@@ -32,19 +18,26 @@ export async function heldTransactions(
   ctx: ChunkContext,
 ): Promise<(record: MappedRecord) => HeldVerdict> {
   if (records.length === 0) return nothingHeld;
-  const held = new Map<MappedRecord, number | undefined>();
+  const held = new Map<MappedRecord, { serviceId: number | undefined; message: string }>();
   for (const group of groupByTarget(records, settings.bankAccounts)) {
     const bankAccountId =
       group.target === undefined ? settings.bankAccountId : await findBankAccount(group.target, ctx);
     if (bankAccountId === undefined) continue;
-    const ids = await heldIn(group.records, bankAccountId, ctx);
-    for (const record of group.records)
-      if (ids.has(record.externalId)) held.set(record, ids.get(record.externalId));
+    const ids = await existingOf(group.records, bankAccountId, ctx);
+    for (const record of group.records) {
+      if (ids.has(record.externalId))
+        held.set(record, { serviceId: ids.get(record.externalId), message: 'already in the service' });
+      else {
+        const other = heldInAnotherShape(record, ids);
+        if (other) held.set(record, other);
+      }
+    }
   }
   if (held.size === 0) return nothingHeld;
   return (r) => {
-    if (!held.has(r)) return undefined;
-    const serviceId = held.get(r);
-    return { ...(serviceId === undefined ? {} : { serviceId }), message: `already in the service ${DRY}` };
+    const verdict = held.get(r);
+    if (!verdict) return undefined;
+    const { serviceId, message } = verdict;
+    return { ...(serviceId === undefined ? {} : { serviceId }), message: `${message} ${DRY}` };
   };
 }

@@ -49,6 +49,12 @@ function isTheTarget(target: BankAccountTarget, account: string): boolean {
 
 function routedByMap(routes: BankAccountRoutes, route: StatementAccount): RouteVerdict {
   if (routes === 'auto') {
+    // An Othr/Id is the bank's own identifier, whatever it looks like: an account created with it
+    // as `iban` could hold an IBAN the bank never gave.
+    if (route.otherId)
+      return {
+        rejected: `statement account "${route.account}" is given as Othr/Id, not as an IBAN, so bankAccounts: auto cannot create its bank account: list it in bankAccounts with its target instead`,
+      };
     if (!IBAN.test(route.account))
       return {
         rejected: `statement account "${route.account}" is not an IBAN, so bankAccounts: auto cannot create its bank account: list it in bankAccounts with its target instead`,
@@ -66,19 +72,28 @@ function routedByMap(routes: BankAccountRoutes, route: StatementAccount): RouteV
 }
 
 /**
- * Where a transaction of the statement of `account` goes (KindDefinition.route). A feed with one
- * `bankAccount` that names its iban or accountNumber takes only that account's statements; one
- * that names neither takes every statement, as for CSV.
+ * Where a transaction of the statement of `account` goes (KindDefinition.route; null: the
+ * statement names no account, undefined: the record is no statement's, as in CSV). A feed with
+ * one `bankAccount` that names its iban or accountNumber takes only that account's statements, so
+ * a statement that names none is refused (it cannot be told to be that account's); one that names
+ * neither takes every statement, as for CSV.
  */
-export function routeTransaction(feed: KindFeedOptions, account: StatementAccount | undefined): RouteVerdict {
+export function routeTransaction(
+  feed: KindFeedOptions,
+  account: StatementAccount | null | undefined,
+): RouteVerdict {
   if (feed.bankAccounts !== undefined) {
-    if (account === undefined)
+    if (!account)
       return { rejected: "the statement names no account, so none of the feed's bankAccounts can be chosen" };
     return routedByMap(feed.bankAccounts, account);
   }
   const target = feed.bankAccount;
   if (account === undefined || target === undefined) return {};
   if (target.iban === undefined && target.accountNumber === undefined) return {};
+  if (account === null)
+    return {
+      rejected: `the statement names no account (camt Acct/Id empty or missing, MT940 without :25:), so it cannot be told to be the feed's bankAccount "${target.externalId}" (${target.iban ?? target.accountNumber}): nothing of it is synced; ask the bank for statements that name their account`,
+    };
   if (isTheTarget(target, account.account)) return {};
   return {
     rejected: `statement account "${account.account}" is not the feed's bankAccount "${target.externalId}" (${target.iban ?? target.accountNumber}): sync it with a feed of its own, or list both accounts in bankAccounts`,

@@ -1,3 +1,5 @@
+import type { RowBooking, StatementAppearance } from '../booking.js';
+import { accountKey } from '../statement-account.js';
 import { addDecimals, isZeroDecimal } from '../values/decimal.js';
 import type { Captured } from './camt-captured.js';
 import type { CamtRowData } from './camt-row.js';
@@ -164,6 +166,7 @@ export function entryRows(
     accountServicerReference: entry.first('AcctSvcrRef'),
     entryReference: entry.first('NtryRef'),
     account: statement.values.first('Acct/Id/IBAN', 'Acct/Id/Othr/Id'),
+    accountIban: statement.values.first('Acct/Id/IBAN'),
     accountCurrency: statement.values.first('Acct/Ccy'),
     statementId: statement.values.first('Id'),
     message: statement.message,
@@ -204,6 +207,7 @@ export function entryRows(
         bankTransactionCode: transactionCode(entry) || transactionCode(detail),
         additionalInfo: detail?.first('AddtlTxInf') || entry.first('AddtlNtryInf'),
         account: base.account,
+        accountIban: base.accountIban,
         accountCurrency: base.accountCurrency,
         statementId: base.statementId,
         message: base.message,
@@ -211,20 +215,98 @@ export function entryRows(
     };
   };
   const entryReference = base.accountServicerReference || base.entryReference;
+  const claim = bookingClaim(entry, base.accountServicerReference, base.account, read, base.bookingDate);
+  const appearance = statementAppearance(statement, base.account, base.statementId);
   const split = splitBatch(details, read);
   if (!split) {
     // Several details without amounts of their own: one row for the entry, and no counterparty or
     // end-to-end reference, since they belong to one detail each.
     const only = details.length === 1 ? details[0] : undefined;
-    return [row(entry.line, read, only, entryReference || endToEndOf(only))];
+    const reference = entryReference || endToEndOf(only);
+    // Its first part, should the service hold the booking as parts; with details, also as a
+    // version before 2026-11-28 named them.
+    const others = claim && [
+      partId(claim, 1),
+      ...(details.length > 1 ? details.map(earlierPartId(entryReference)) : []),
+    ];
+    return [
+      withPlace(
+        row(entry.line, read, only, reference),
+        claim && others && { ...claim, id: reference, others },
+        appearance,
+      ),
+    ];
   }
   return split.map(({ detail, amount }, i) => {
-    // The entry's reference is shared by its details: each row's own reference adds the detail's.
-    const own = detail.first('Refs/AcctSvcrRef');
-    const endToEnd = endToEndOf(detail);
-    const reference = own || (entryReference && `${entryReference}/${endToEnd || `#${i + 1}`}`) || endToEnd;
-    return row(detail.line, amount, detail, reference);
+    // A booking's parts are named by the booking and their place in it: a plain appearance of
+    // the booking finds its first part in the service by that name (docs/identity.md). The name
+    // an earlier version gave the part is asked for too, so a rerun finds the parts it created.
+    const earlier = earlierPartId(entryReference)(detail, i);
+    const reference = claim ? partId(claim, i + 1) : earlier;
+    return withPlace(
+      row(detail.line, amount, detail, reference),
+      claim && {
+        ...claim,
+        id: reference,
+        others: earlier === reference ? [claim.reference] : [claim.reference, earlier],
+      },
+      appearance,
+    );
   });
+}
+
+/**
+ * A part's reference as the entry's `AcctSvcrRef` does not name it: its own `Refs/AcctSvcrRef`,
+ * else the entry's reference and its EndToEndId (or its place); the name of every part before
+ * 2026-11-28.
+ */
+const earlierPartId =
+  (entryReference: string) =>
+  (detail: Captured, i: number): string =>
+    detail.first('Refs/AcctSvcrRef') ||
+    (entryReference && `${entryReference}/${endToEndOf(detail) || `#${i + 1}`}`) ||
+    endToEndOf(detail);
+
+type Claim = Omit<RowBooking, 'id' | 'others'>;
+
+/** The externalId of part `n` of a split booking. */
+const partId = (claim: Claim, n: number): string => `${claim.reference}/#${n}`;
+
+/** The booking an entry with an `AcctSvcrRef` is: the bank's own reference, unique for the account. */
+function bookingClaim(
+  entry: Captured,
+  reference: string,
+  account: string,
+  read: { amount: string; sign: Sign },
+  date: string,
+): Claim | undefined {
+  if (reference === '') return undefined;
+  return {
+    reference,
+    account: accountKey(account),
+    amount: signed(read.amount, read.sign),
+    date,
+    line: entry.line,
+  };
+}
+
+/** Where a statement with an `Id` starts: a second appearance of it repeats its entries' derived IDs. */
+function statementAppearance(
+  statement: CamtStatement,
+  account: string,
+  id: string,
+): StatementAppearance | undefined {
+  return id === '' ? undefined : { key: `${accountKey(account)}\u0000${id}`, line: statement.values.line };
+}
+
+function withPlace(
+  data: CamtRowData,
+  booking: RowBooking | undefined,
+  statement: StatementAppearance | undefined,
+): CamtRowData {
+  if (booking) data.booking = booking;
+  if (statement) data.statement = statement;
+  return data;
 }
 
 /**

@@ -205,12 +205,14 @@ class CamtParse {
     this.tally = undefined;
     if (!statement || !tally?.hasFigures()) return;
     const currency = statement.values.first('Acct/Ccy');
+    const iban = statement.values.first('Acct/Id/IBAN');
     tally.set({
       id: statement.values.first('Id'),
-      account: accountKey(statement.values.first('Acct/Id/IBAN', 'Acct/Id/Othr/Id')),
+      account: accountKey(iban || statement.values.first('Acct/Id/Othr/Id')),
       ...(currency ? { currency } : {}),
     });
-    this.statements.push(tally.figures);
+    const figures = tally.figures;
+    this.statements.push(iban === '' && figures.account !== '' ? { ...figures, otherId: true } : figures);
   }
 
   private finishEntry(entry: Captured): void {

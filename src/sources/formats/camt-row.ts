@@ -1,3 +1,4 @@
+import type { RowBooking, StatementAppearance } from '../booking.js';
 import { type ColumnRef, type Columns, columnsFrom, type SourceRow } from '../row.js';
 
 /** The named cells of a camt row, in this order: a feed's mapping and exclude rules name them. */
@@ -23,6 +24,7 @@ export const CAMT_CELLS = [
   'bankTransactionCode',
   'additionalInfo',
   'account',
+  'accountIban',
   'accountCurrency',
   'statementId',
   'message',
@@ -34,6 +36,10 @@ export type CamtCells = Record<CamtCell, string>;
 export interface CamtRowData {
   line: number;
   cells: CamtCells;
+  /** The booking the row is (part of), when the entry has an `AcctSvcrRef`. */
+  booking?: RowBooking;
+  /** The statement's appearance, when it has an `Id`. */
+  statement?: StatementAppearance;
 }
 
 /** A camt file has no header: its columns are the named cells every row has. */
@@ -59,12 +65,16 @@ export class CamtRow implements SourceRow {
   private readonly cells: CamtCells;
   /** Why the format leaves this row out (an entry not booked yet), counted as skipped. */
   readonly leftOut: string | undefined;
+  readonly booking: RowBooking | undefined;
+  readonly statement: StatementAppearance | undefined;
 
   constructor(file: string, data: CamtRowData, leftOut: string | undefined) {
     this.file = file;
     this.line = data.line;
     this.cells = data.cells;
     this.leftOut = leftOut;
+    this.booking = data.booking;
+    this.statement = data.statement;
   }
 
   cell(ref: ColumnRef): string | undefined {

@@ -1,6 +1,7 @@
 import type { SourceItem, SourceRow } from '../row.js';
 import { accountKey } from '../statement-account.js';
 import { isZeroDecimal } from '../values/decimal.js';
+import { entryPlace } from './mt940-booking.js';
 import { MT940_CELLS, MT940_COLUMNS, type Mt940Cell, SEPA_CELLS } from './mt940-cells.js';
 import { type EntryDetails, readDetails } from './mt940-details.js';
 import { dateOf, decimalOf, type EntryLine, readEntryLine } from './mt940-entry-line.js';
@@ -492,6 +493,7 @@ class Mt940Reader {
       },
       cellAt: (index) => values[index],
       text: () => raw.join('\n'),
+      ...entryPlace(statement, open.line, line),
     };
     if (!statement.interim || this.source.includePending) return row;
     return {

@@ -60,6 +60,11 @@ export interface DefaultMapping {
 export interface RouteCells {
   readonly account: string;
   readonly currency: string;
+  /**
+   * The cell holding the account only when the statement gives it as an IBAN (camt `Acct/Id/IBAN`);
+   * absent: the format does not say (MT940's `:25:` is an IBAN when it reads as one).
+   */
+  readonly iban?: string;
 }
 
 /**

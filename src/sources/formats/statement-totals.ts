@@ -17,6 +17,8 @@ export interface StatementTotals {
   id: string;
   /** The account as the file names it (IBAN, `Othr/Id`, `:25:`), '' when none. */
   account: string;
+  /** The account is given as another identifier than an IBAN (camt `Othr/Id`). */
+  otherId?: true;
   currency?: string;
   /** The booked balance at the start of the statement (camt OPBD or PRCD; MT940 :60F:/:60M:). */
   opening?: BookedBalance;

@@ -28,6 +28,8 @@ export type StatementWarning = z.output<typeof StatementWarning>;
 export const BalanceCandidate = z.strictObject({
   /** The account as the file names it ('' when it names none). */
   account: z.string(),
+  /** The account is given as another identifier than an IBAN (camt `Othr/Id`). */
+  otherId: z.literal(true).optional(),
   currency: z.string().optional(),
   balance: z.strictObject({ amount: z.string(), date: z.string() }),
   statementLine: z.int().positive(),
@@ -101,6 +103,7 @@ export function balanceCandidates(statements: readonly StatementTotals[]): Balan
     if (held && held.balance.date > balance.date) continue;
     newest.set(s.account, {
       account: s.account,
+      ...(s.otherId ? { otherId: s.otherId } : {}),
       ...(s.currency ? { currency: s.currency } : {}),
       balance,
       statementLine: s.line,

@@ -64,8 +64,8 @@ describe('a camt feed (the demo statement and a report with a pending entry), en
     expect(stored).toHaveLength(8);
     expect(stored.map((t) => t.externalId).sort()).toEqual([
       '2026020300412270001',
-      '2026020300517730000/BEITRAG-2026-02-0031',
-      '2026020300517730000/BEITRAG-2026-02-0032',
+      '2026020300517730000/#1',
+      '2026020300517730000/#2',
       '2026020400120040000',
       '2026020400233110000',
       '2026020400233110001',
@@ -73,7 +73,7 @@ describe('a camt feed (the demo statement and a report with a pending entry), en
       'R1-1',
     ]);
     // One transaction of the batched collection: its own amount, debtor and purpose.
-    expect(stored.find((t) => t.externalId === '2026020300517730000/BEITRAG-2026-02-0032')).toMatchObject({
+    expect(stored.find((t) => t.externalId === '2026020300517730000/#2')).toMatchObject({
       bookingDate: '2026-02-03',
       valueDate: '2026-02-03',
       amount: 75,

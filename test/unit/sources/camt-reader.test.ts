@@ -328,6 +328,15 @@ describe('a camt feed without a mapping section (the default mapping to transact
           counterpartyName: 'Gaertnerei Rosenhag',
           counterpartyIban: 'DE19740699110000080412',
         },
+        // The booking it is: a later appearance as a batch finds its first part by that name.
+        booking: {
+          reference: '2013123001153870000',
+          account: 'DE14740618130000033626',
+          amount: '0.60',
+          date: '2013-12-30',
+          line: 63,
+          others: ['2013123001153870000/#1'],
+        },
       },
     });
   });
