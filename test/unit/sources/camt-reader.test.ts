@@ -330,12 +330,12 @@ describe('a camt feed without a mapping section (the default mapping to transact
         },
         // The booking it is: a later appearance as a batch finds its first part by that name.
         booking: {
-          reference: '2013123001153870000',
-          account: 'DE14740618130000033626',
-          amount: '0.60',
-          date: '2013-12-30',
+          reference: '2026020300412270001',
+          account: 'DE80740699110000033627',
+          amount: '1250.00',
+          date: '2026-02-03',
           line: 63,
-          others: ['2013123001153870000/#1'],
+          others: ['2026020300412270001/#1'],
         },
       },
     });
