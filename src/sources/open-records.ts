@@ -32,6 +32,8 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
   statements(): readonly StatementTotals[];
   /** The encoding the file was read with (undefined when it could not be decoded). */
   encoding: Promise<FileEncoding | undefined>;
+  /** Workbook formats: the sheet read, once `batches` has been read. */
+  sheet(): string | undefined;
   /**
    * Bytes of the file consumed so far, for progress: whatever the format, the file's bytes (not
    * decoded characters), read a chunk ahead of the rows handed out (CheckedText.bytesRead).
@@ -67,6 +69,7 @@ export function openRecords<K extends RecordKind>(
       const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input);
       columns = reading.columns;
       statements = reading.statements;
+      sheet = reading.sheet;
       yield* reading.batches;
       return;
     }
@@ -104,6 +107,7 @@ export function openRecords<K extends RecordKind>(
   }
   let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
   let statements: (() => readonly StatementTotals[]) | undefined;
+  let sheet: (() => string | undefined) | undefined;
   const batches = read();
 
   let layoutProblem: string | undefined;
@@ -149,6 +153,7 @@ export function openRecords<K extends RecordKind>(
     encoding: encoding.promise,
     layoutProblem: () => layoutProblem,
     statements: () => statements?.() ?? [],
+    sheet: () => sheet?.(),
     bytesRead: () => checked?.bytesRead() ?? 0,
   };
 }

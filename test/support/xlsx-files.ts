@@ -108,8 +108,8 @@ const esc = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export interface WorkbookSpec {
-  /** Each sheet's name and the XML inside its <sheetData>. */
-  sheets: { name: string; rows: string }[];
+  /** Each sheet's name, the XML inside its <sheetData>, and whether Excel hides its tab. */
+  sheets: { name: string; rows: string; state?: 'hidden' | 'veryHidden' }[];
   sharedStrings?: string[];
   /** Number format ids of the cell styles, by style index (`s`); 14 is a date. */
   cellFormats?: number[];
@@ -138,7 +138,10 @@ export function xlsxParts(spec: WorkbookSpec): Record<string, string> {
     '[Content_Types].xml':
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
     'xl/workbook.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="${MAIN}" xmlns:r="${REL}"><workbookPr${spec.date1904 ? ' date1904="1"' : ''}/><sheets>${spec.sheets
-      .map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
+      .map(
+        (s, i) =>
+          `<sheet name="${esc(s.name)}" sheetId="${i + 1}"${s.state ? ` state="${s.state}"` : ''} r:id="rId${i + 1}"/>`,
+      )
       .join('')}</sheets></workbook>`,
     'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${spec.sheets
       .map(

@@ -24,11 +24,27 @@ async function read(workbook: Buffer, keys: Record<string, unknown> = {}) {
   const reading = readSourceBytes('xlsx', xlsxSource(keys), path, opened.input);
   const items: SourceItem[] = [];
   for await (const batch of reading.batches) items.push(...batch);
-  return { items, columns: await reading.columns, bytesRead: opened.bytesRead(), size: workbook.length };
+  return {
+    items,
+    columns: await reading.columns,
+    bytesRead: opened.bytesRead(),
+    size: workbook.length,
+    sheet: reading.sheet?.(),
+  };
 }
 
 const rowsOf = (items: SourceItem[]) => items.flatMap((i) => (i.kind === 'row' ? [i.row] : []));
 const problemsOf = (items: SourceItem[]) => items.flatMap((i) => (i.kind === 'problem' ? [i.problem] : []));
+
+/** The FileStopError a workbook stops with. */
+async function stop(workbook: Buffer, keys: Record<string, unknown> = {}) {
+  const error = await read(workbook, keys).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(FileStopError);
+  return error as FileStopError;
+}
 
 /** Style 0 general, style 1 a built-in date (14), style 2 a custom German date format. */
 const STYLES: Pick<WorkbookSpec, 'cellFormats' | 'numFmts'> = {
@@ -37,7 +53,7 @@ const STYLES: Pick<WorkbookSpec, 'cellFormats' | 'numFmts'> = {
 };
 
 describe('the xlsx reader', () => {
-  it('reads typed cells: dates by their style, numbers digit for digit, shared and inline strings, booleans, cached formula values', async () => {
+  it('reads typed cells: dates by their style, numbers as Excel shows them (15 significant digits), shared and inline strings, booleans, cached formula values', async () => {
     const rows = [
       '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="inlineStr"><is><t>Paid</t></is></c></row>',
       // 2024-01-31 in a built-in date style; amounts exactly as Excel stores them.
@@ -62,8 +78,9 @@ describe('the xlsx reader', () => {
       ['2024-01-31', '1234567.89', 'Müller & Söhne', 'true'],
       ['2024-02-01', '0.1', 'Acme\r', 'false'],
       ['2024-02-02', '-0.005', 'formula text', ''],
-      ['2024-02-03', '0.30000000000000004', '0.0015', ''],
-      ['2024-02-04', '12345678901234.56', '', ''],
+      // What Excel shows, sums and exports for the doubles it stores with 16 and 17 digits.
+      ['2024-02-03', '0.3', '0.0015', ''],
+      ['2024-02-04', '12345678901234.6', '', ''],
     ]);
     expect(rowsRead[0]?.text()).toBe('2024-01-31\t1234567.89\tMüller & Söhne\ttrue');
     expect(problemsOf(items)).toEqual([]);
@@ -177,15 +194,6 @@ describe('the xlsx reader', () => {
 });
 
 describe('xlsx files that cannot be read as a workbook stop before any row', () => {
-  async function stop(workbook: Buffer, keys: Record<string, unknown> = {}) {
-    const error = await read(workbook, keys).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(FileStopError);
-    return error as FileStopError;
-  }
-
   it('a file that is not a zip (a CSV renamed, an encrypted workbook)', async () => {
     const error = await stop(Buffer.from('Date;Amount\n2024-01-31;1,00\n'));
     expect(error.code).toBe('XLSX_UNREADABLE');
@@ -215,6 +223,42 @@ describe('xlsx files that cannot be read as a workbook stop before any row', () 
     );
     expect(error.message).toMatch(
       /: the workbook has no sheet named "Umsätze" \(source\.sheet\); its sheets: "Jan", "Feb"$/,
+    );
+  });
+});
+
+describe('which sheet is read', () => {
+  const hiddenFirst = xlsxOf({
+    sheets: [
+      { name: 'Lookup', rows: rowOf(1, ['Key']) + rowOf(2, ['hidden row']), state: 'veryHidden' },
+      { name: 'Macro', rows: rowOf(1, ['Key']) + rowOf(2, ['macro row']), state: 'hidden' },
+      { name: 'Bookings', rows: rowOf(1, ['Key']) + rowOf(2, ['shown row']) },
+    ],
+  });
+
+  it('reads the first sheet Excel shows, not a hidden one before it, and says which', async () => {
+    const { items, sheet } = await read(hiddenFirst);
+    expect(rowsOf(items).map((r) => r.cell('Key'))).toEqual(['shown row']);
+    expect(sheet).toBe('Bookings');
+  });
+
+  it('reads a hidden sheet when the feed names it', async () => {
+    for (const [name, row] of [
+      ['Lookup', 'hidden row'],
+      ['Macro', 'macro row'],
+    ] as const) {
+      const { items, sheet } = await read(hiddenFirst, { sheet: name });
+      expect(rowsOf(items).map((r) => r.cell('Key'))).toEqual([row]);
+      expect(sheet).toBe(name);
+    }
+  });
+
+  it('stops a workbook whose every sheet is hidden, unless one is named', async () => {
+    const allHidden = xlsxOf({ sheets: [{ name: 'Secret', rows: rowOf(1, ['Key']), state: 'hidden' }] });
+    const error = await stop(allHidden);
+    expect(error.code).toBe('XLSX_UNREADABLE');
+    expect(error.message).toMatch(
+      /every sheet is hidden \("Secret" \(hidden\)\); name the one to read in source\.sheet$/,
     );
   });
 });
@@ -286,6 +330,9 @@ describe('xlsx source keys', () => {
       decimalSeparator: '.',
       dateFormat: 'yyyy-MM-dd',
       skipRowsMatching: [],
+      maxCellBytes: 1048576,
+      maxSharedStringsBytes: 33554432,
+      maxCompressionRatio: 100,
     });
     expect(issues({ encoding: 'utf-8' })).toEqual([': Unrecognized key: "encoding"']);
     expect(issues({ delimiter: ';' })).toEqual([': Unrecognized key: "delimiter"']);
