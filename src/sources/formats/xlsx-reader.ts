@@ -2,6 +2,7 @@ import type { SaxesTagPlain } from 'saxes';
 import { FileStopError } from '../file-stop.js';
 import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
 import type { ByteInput, FormatReading } from './source-format.js';
+import { longerThanBytes } from './text-bytes.js';
 import { type CellStyle, cellText, type RawCell } from './xlsx-cell.js';
 import type { XlsxSource } from './xlsx-source.js';
 import { readWorkbook } from './xlsx-workbook.js';
@@ -239,7 +240,7 @@ class RowAssembler {
       this.style,
     );
     if (!read.ok) this.problems.push(`${this.columnName(cell.column)} ${read.problem}`);
-    else if (overCap(read.text, this.source.maxCellBytes))
+    else if (longerThanBytes(read.text, this.source.maxCellBytes))
       this.problems.push(`${this.columnName(cell.column)} ${this.tooLong()}`);
     else this.cells[cell.column - 1] = read.text;
   }
@@ -284,12 +285,6 @@ class RowAssembler {
     }
     this.ready.push({ kind: 'row', row: sheetRow });
   }
-}
-
-/** Whether the text is longer than `max` UTF-8 bytes, counted only when its length leaves a doubt. */
-function overCap(text: string, max: number): boolean {
-  if (text.length * 3 <= max) return false;
-  return text.length > max || Buffer.byteLength(text, 'utf8') > max;
 }
 
 /** "C7" -> 3, "AA1" -> 27. */
