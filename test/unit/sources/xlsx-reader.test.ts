@@ -273,26 +273,46 @@ describe('xlsx through openRecords', () => {
     mapping: { externalId: 'ID', bookingDate: 'Date', amount: 'Amount' },
   });
 
-  it('maps typed cells exactly and rejects a row whose cell does not convert, with its row number', async () => {
+  it('maps typed cells as Excel shows them and rejects a row whose cell does not convert or is finer than its currency, with its row number', async () => {
     const rows = [
       rowOf(1, ['ID', 'Date', 'Amount']),
       rowOf(2, ['T1', { d: 45322 }, { n: '1234567.89' }]),
       rowOf(3, ['T2', { d: 45323 }, { n: '-0.005' }]),
       rowOf(4, ['T3', 'not a date', { n: '0.1' }]),
+      // =0.1+0.2 as Excel stores it, and shows, sums and exports it: 0.3.
+      rowOf(5, ['T4', { d: 45324 }, { n: '0.30000000000000004' }]),
+      rowOf(6, ['T5', { d: 45325 }, { n: '1.5E-3' }]),
     ].join('');
     const outcomes = await readOutcomes(
       feed,
       write(xlsxOf({ ...STYLES, sheets: [{ name: 'S', rows }] }), 'xlsx'),
     );
-    expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'mapped', 'rejected']);
+    expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'rejected', 'rejected', 'mapped', 'rejected']);
     expect(outcomes[0]).toMatchObject({
       kind: 'mapped',
       record: { line: 2, payload: { bookingDate: '2024-01-31', amount: 1234567.89 } },
     });
-    expect(outcomes[1]).toMatchObject({ kind: 'mapped', record: { line: 3, payload: { amount: -0.005 } } });
+    expect(outcomes[1]).toMatchObject({
+      kind: 'rejected',
+      record: {
+        line: 3,
+        code: 'INVALID_RECORD',
+        message:
+          'amount (column "Amount"): -0.005 has 3 fraction digits, more than EUR has (2); it is not rounded',
+      },
+    });
     expect(outcomes[2]).toMatchObject({
       kind: 'rejected',
       record: { line: 4, code: 'INVALID_RECORD', message: expect.stringContaining('Date') },
+    });
+    expect(outcomes[3]).toMatchObject({ kind: 'mapped', record: { line: 5, payload: { amount: 0.3 } } });
+    expect(outcomes[4]).toMatchObject({
+      kind: 'rejected',
+      record: {
+        line: 6,
+        message:
+          'amount (column "Amount"): 0.0015 has 4 fraction digits, more than EUR has (2); it is not rounded',
+      },
     });
   });
 });
