@@ -138,47 +138,28 @@ export function compileMapper<K extends RecordKind>(
       );
     if (!sendsExternalId) delete payload.externalId;
     else payload.externalId = externalId;
+    const rejected = (
+      code: 'INVALID_RECORD' | 'UNKNOWN_ACCOUNT',
+      message: string,
+    ): MapOutcome<RecordOf<K>> => ({
+      kind: 'rejected',
+      record: { file: row.file, line: row.line, externalId, code, message, amount },
+    });
     const valid = schema.safeParse(payload);
-    if (!valid.success) {
-      const message = valid.error.issues
-        .map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`)
-        .join('; ');
-      return {
-        kind: 'rejected',
-        record: { file: row.file, line: row.line, externalId, code: 'INVALID_RECORD', message, amount },
-      };
-    }
+    if (!valid.success)
+      return rejected(
+        'INVALID_RECORD',
+        valid.error.issues.map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; '),
+      );
     const statementAccount = statementAccountOf?.(row, payload);
     const currency =
       (typeof payload.currency === 'string' ? payload.currency : undefined) ??
       statementAccount?.currency ??
       pinnedCurrency;
     const tooFine = currency === undefined ? undefined : finerThan(currency, money, feed.mapping);
-    if (tooFine)
-      return {
-        kind: 'rejected',
-        record: {
-          file: row.file,
-          line: row.line,
-          externalId,
-          code: 'INVALID_RECORD',
-          message: tooFine,
-          amount,
-        },
-      };
+    if (tooFine) return rejected('INVALID_RECORD', tooFine);
     const routed = definition.route?.(feed, statementAccount, valid.data);
-    if (routed !== undefined && 'rejected' in routed)
-      return {
-        kind: 'rejected',
-        record: {
-          file: row.file,
-          line: row.line,
-          externalId,
-          code: 'UNKNOWN_ACCOUNT',
-          message: routed.rejected,
-          amount,
-        },
-      };
+    if (routed !== undefined && 'rejected' in routed) return rejected('UNKNOWN_ACCOUNT', routed.rejected);
     return {
       kind: 'mapped',
       record: {

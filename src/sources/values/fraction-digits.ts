@@ -37,21 +37,7 @@ const NOT_TWO: Partial<Record<CurrencyCode, number>> = {
 };
 
 /** Codes ISO 4217 gives no minor unit (metals, the SDR, test and fund codes): no limit. */
-const NO_MINOR_UNIT = new Set([
-  'XAG',
-  'XAU',
-  'XBA',
-  'XBB',
-  'XBC',
-  'XBD',
-  'XDR',
-  'XPD',
-  'XPT',
-  'XSU',
-  'XTS',
-  'XUA',
-  'XXX',
-]);
+const NO_MINOR_UNIT = new Set('XAG XAU XBA XBB XBC XBD XDR XPD XPT XSU XTS XUA XXX'.split(' '));
 
 /** How many fraction digits an amount in `currency` can have; undefined: no limit (or not a currency). */
 export function fractionDigitsOf(currency: string): number | undefined {
