@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openText } from '../../../src/sources/decode.js';
 import { readCsv } from '../../../src/sources/formats/csv-reader.js';
@@ -119,6 +120,14 @@ describe('readJsonl', () => {
       );
     }
     expect(got).toEqual(['1:a:12.5:X', '3:!not valid JSON', '4:!expected a JSO', '5:b:undefined:undefined']);
+  });
+
+  it('counts a CRLF split between two chunks as one line end', async () => {
+    const text = Readable.from(['{"id":"a"}\r', '\n{"id":"b"}\r', '{"id":"c"}']);
+    const lines: string[] = [];
+    for await (const item of readJsonl('split.jsonl', text, 1024))
+      if (item.kind === 'row') lines.push(`${item.row.line}:${item.row.cell('id')}`);
+    expect(lines).toEqual(['1:a', '2:b', '3:c']);
   });
 
   it('rejects a line longer than maxRowBytes alone (counting UTF-8 bytes), and goes on at the next, whatever the line ends', async () => {
