@@ -85,6 +85,8 @@ const SHOWN_DIGITS = 15;
  * `=0.1+0.2` is stored as 0.30000000000000004 and shown, summed and exported by Excel as 0.3.
  */
 export function shownDecimal(decimal: string): string {
+  // Fifteen characters hold fifteen digits at most: most cells end here.
+  if (decimal.length <= SHOWN_DIGITS) return decimal;
   const negative = decimal.startsWith('-');
   const bare = negative ? decimal.slice(1) : decimal;
   const point = bare.indexOf('.');

@@ -107,6 +107,18 @@ async function workbook(
   await writeZipStreamed(join(dir, 'export.xlsx'), parts);
 }
 
+/** A workbook whose row 3 is one inline-string cell A3 holding `content`, between good rows 2 and 4. */
+function workbookWithCell(dir: string, content: Iterable<string>): Promise<void> {
+  return workbook(dir, [
+    HEADER,
+    good(2),
+    '<row r="3"><c r="A3" t="inlineStr"><is>',
+    ...content,
+    '</is></c></row>',
+    good(4),
+  ]);
+}
+
 /** A text export written a piece at a time. */
 async function textFile(path: string, pieces: Iterable<string>): Promise<void> {
   const out = createWriteStream(path);
@@ -166,14 +178,7 @@ describe('hostile xlsx workbooks', () => {
     const dir = xlsxFeed('big-cell', { maxCompressionRatio: 1e9 });
     // The text in runs of 64 KiB, as a writer may split it: the cell is cut off at maxCellBytes.
     const runs = repeated(`<r><t>${'x'.repeat(65_536)}</t></r>`, 1600);
-    await workbook(dir, [
-      HEADER,
-      good(2),
-      '<row r="3"><c r="A3" t="inlineStr"><is>',
-      ...runs,
-      '</is></c></row>',
-      good(4),
-    ]);
+    await workbookWithCell(dir, runs);
     const summary = endedWithSummary(await syncCapped(join(dir, 'feed.yaml')));
     expect(summary.counts).toMatchObject({ created: 2, rejected: 1 });
     expect(summary.firstErrors).toEqual([
@@ -189,14 +194,7 @@ describe('hostile xlsx workbooks', () => {
   it('a 100 MB text node: reading stops at its row, the rows before it sync', async () => {
     const dir = xlsxFeed('big-node', { maxCompressionRatio: 1e9 });
     const text = repeated('x', 100_000_000);
-    await workbook(dir, [
-      HEADER,
-      good(2),
-      '<row r="3"><c r="A3" t="inlineStr"><is><t>',
-      ...text,
-      '</t></is></c></row>',
-      good(4),
-    ]);
+    await workbookWithCell(dir, ['<t>', ...text, '</t>']);
     const summary = endedWithSummary(await syncCapped(join(dir, 'feed.yaml')));
     expect(summary.counts).toMatchObject({ created: 1, rejected: 1 });
     expect(summary.firstErrors).toEqual([
@@ -212,14 +210,7 @@ describe('hostile xlsx workbooks', () => {
 
   it('a million nested elements in a cell: reading stops at its row', async () => {
     const dir = xlsxFeed('deep-xlsx', { maxCompressionRatio: 1e9 });
-    await workbook(dir, [
-      HEADER,
-      good(2),
-      '<row r="3"><c r="A3" t="inlineStr"><is>',
-      ...repeated('<x>', 1_000_000),
-      ...repeated('</x>', 1_000_000),
-      '</is></c></row>',
-    ]);
+    await workbookWithCell(dir, [...repeated('<x>', 1_000_000), ...repeated('</x>', 1_000_000)]);
     const summary = endedWithSummary(await syncCapped(join(dir, 'feed.yaml')));
     expect(summary.counts).toMatchObject({ created: 1, rejected: 1 });
     expect(summary.firstErrors[0]?.message).toMatch(
@@ -233,21 +224,24 @@ const CAMT_TAIL = '</Stmt></BkToCstmrStmt></Document>';
 const entry = (ref: string, inner = '') =>
   `<Ntry><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2024-01-31</Dt></BookgDt><AcctSvcrRef>${ref}</AcctSvcrRef>${inner}</Ntry>`;
 
+/** Syncs a camt file of one statement holding `entries` (as pieces), ended with its summary. */
+async function syncCamt(name: string, entries: Iterable<string>): Promise<RunSummary> {
+  const dir = feedDir(name, { path: 'export.xml', format: 'camt' }, '');
+  await textFile(join(dir, 'export.xml'), [CAMT_HEAD, ...entries, CAMT_TAIL]);
+  return endedWithSummary(await syncCapped(join(dir, 'feed.yaml')));
+}
+
 describe('hostile camt statements', () => {
   it('300,000 nested unknown elements in an entry: refused at the entry, in time linear in the file', async () => {
-    const dir = feedDir('deep-camt', { path: 'export.xml', format: 'camt' }, '');
     // Without the depth cap saxes looks for the default namespace through every open element:
     // 40,000 nested elements took 152 s, 300,000 did not end in 10 minutes.
-    await textFile(join(dir, 'export.xml'), [
-      CAMT_HEAD,
+    const summary = await syncCamt('deep-camt', [
       entry('R1'),
       entry('R2').replace('</Ntry>', ''),
       ...repeated('<Xy>', 300_000),
       ...repeated('</Xy>', 300_000),
       '</Ntry>',
-      CAMT_TAIL,
     ]);
-    const summary = endedWithSummary(await syncCapped(join(dir, 'feed.yaml')));
     expect(summary.counts).toMatchObject({ created: 1, rejected: 1 });
     expect(summary.firstErrors[0]?.message).toMatch(
       /^elements nested more than 64 deep, more than a camt file has: the entry starting on this line is incomplete/,
@@ -255,16 +249,12 @@ describe('hostile camt statements', () => {
   }, 120_000);
 
   it('a million empty elements in an entry: that entry is rejected, the next one syncs', async () => {
-    const dir = feedDir('wide-camt', { path: 'export.xml', format: 'camt' }, '');
-    await textFile(join(dir, 'export.xml'), [
-      CAMT_HEAD,
+    const summary = await syncCamt('wide-camt', [
       entry('R1').replace('</Ntry>', ''),
       ...repeated('<X/>', 1_000_000),
       '</Ntry>',
       entry('R2'),
-      CAMT_TAIL,
     ]);
-    const summary = endedWithSummary(await syncCapped(join(dir, 'feed.yaml')));
     expect(summary.counts).toMatchObject({ created: 1, rejected: 1 });
     expect(summary.firstErrors[0]?.message).toBe(
       'the entry has more than maxEntryElements (200000) elements; it is not read',
@@ -272,16 +262,12 @@ describe('hostile camt statements', () => {
   }, 120_000);
 
   it('a 100 MB text node: refused at its entry', async () => {
-    const dir = feedDir('big-camt', { path: 'export.xml', format: 'camt' }, '');
-    await textFile(join(dir, 'export.xml'), [
-      CAMT_HEAD,
+    const summary = await syncCamt('big-camt', [
       entry('R1'),
       entry('R2').replace('</Ntry>', '<AddtlNtryInf>'),
       ...repeated('x', 100_000_000),
       '</AddtlNtryInf></Ntry>',
-      CAMT_TAIL,
     ]);
-    const summary = endedWithSummary(await syncCapped(join(dir, 'feed.yaml')));
     expect(summary.counts).toMatchObject({ created: 1, rejected: 1 });
     expect(summary.firstErrors[0]?.message).toMatch(/^a text or markup token longer than 1048576 characters/);
   }, 120_000);
