@@ -40,7 +40,13 @@ interface FinishDeps {
 export async function finishRun(
   runId: string,
   data: { feed: Feed; file: string; dryRun: boolean; retryRun?: number; onlyLines?: number[] },
-  read: { records: number; sha256: string; encoding?: FileEncoding; statements?: ReadStatements },
+  read: {
+    records: number;
+    sha256: string;
+    encoding?: FileEncoding;
+    sheet?: string;
+    statements?: ReadStatements;
+  },
   deps: FinishDeps,
   logger: Logger,
 ): Promise<void> {
@@ -82,6 +88,7 @@ export async function finishRun(
         sha256: read.sha256,
         records: read.records,
         ...(read.encoding ? { encoding: read.encoding } : {}),
+        ...(read.sheet !== undefined ? { sheet: read.sheet } : {}),
         ...(statements ? { statements } : {}),
       },
     ],

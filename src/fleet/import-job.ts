@@ -59,6 +59,8 @@ export const ImportJobData = z.strictObject({
           reason: z.string().optional(),
         })
         .optional(),
+      /** Workbook formats: the sheet read, for the summary. */
+      sheet: z.string().optional(),
       /** Bank statement formats: the file's statements; their balances are applied at the finish. */
       statements: ReadStatements.optional(),
     })
@@ -215,6 +217,7 @@ export function importProcessor(deps: ImportJobDeps) {
         records: result.records,
         sha256: result.sha256,
         ...(result.encoding ? { encoding: result.encoding } : {}),
+        ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
         ...(result.statements ? { statements: result.statements } : {}),
       };
       await job.updateData({ ...job.data, read });

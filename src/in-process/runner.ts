@@ -267,6 +267,7 @@ async function runFeedAt(
       sha256: result.sha256,
       records: result.records,
       ...(result.encoding ? { encoding: result.encoding } : {}),
+      ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
     });
     if (result.statements) statements.set(files.length - 1, result.statements);
     if (reading.stopped) unread.push({ path: result.file, readUpToLine: reading.lastLine });

@@ -10,6 +10,7 @@ import type { MapOutcome, MappedRecord, StatementAccount } from './record.js';
 import type { Columns, SourceRow } from './row.js';
 import { accountKey } from './statement-account.js';
 import { compileDateFormat } from './values/date.js';
+import { fractionDigitsIn, fractionDigitsOf } from './values/fraction-digits.js';
 
 export type RecordMapper<R extends MappedRecord = MappedRecord> = (row: SourceRow) => MapOutcome<R>;
 
@@ -86,6 +87,8 @@ export function compileMapper<K extends RecordKind>(
 
   const amountReader = readers.find(([field]) => field === amountField)?.[1];
   const statementAccountOf = statementAccountReader(feed, columns);
+  const readerIsMoney = readers.map(([field]) => fields[field]?.type === 'amount');
+  const pinnedCurrency = 'bankAccount' in feed ? feed.bankAccount?.accountCurrency : undefined;
 
   const exclusionOf = (row: SourceRow): string | undefined => {
     if (row.leftOut !== undefined) return row.leftOut;
@@ -108,6 +111,7 @@ export function compileMapper<K extends RecordKind>(
     const payload: Record<string, unknown> = {};
     const problems: string[] = [];
     let amount: string | undefined;
+    const money: [string, string][] = [];
     identityValues.fill(undefined);
     for (let r = 0; r < readers.length; r++) {
       const [field, read] = readers[r] as [string, FieldReader];
@@ -116,6 +120,7 @@ export function compileMapper<K extends RecordKind>(
       else if (result.value !== undefined) {
         payload[field] = (result.value as Converted).value;
         if (field === amountField) amount = result.value.decimal;
+        if (readerIsMoney[r] && result.value.decimal !== undefined) money.push([field, result.value.decimal]);
         const slot = readerSlots[r] ?? -1;
         if (slot >= 0) identityValues[slot] = result.value;
       }
@@ -151,29 +156,28 @@ export function compileMapper<K extends RecordKind>(
       );
     if (!sendsExternalId) delete payload.externalId;
     else payload.externalId = externalId;
+    const rejected = (
+      code: 'INVALID_RECORD' | 'UNKNOWN_ACCOUNT',
+      message: string,
+    ): MapOutcome<RecordOf<K>> => ({
+      kind: 'rejected',
+      record: { file: row.file, line: row.line, externalId, code, message, amount },
+    });
     const valid = schema.safeParse(payload);
-    if (!valid.success) {
-      const message = valid.error.issues
-        .map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`)
-        .join('; ');
-      return {
-        kind: 'rejected',
-        record: { file: row.file, line: row.line, externalId, code: 'INVALID_RECORD', message, amount },
-      };
-    }
-    const routed = definition.route?.(feed, statementAccountOf?.(row, payload), valid.data);
-    if (routed !== undefined && 'rejected' in routed)
-      return {
-        kind: 'rejected',
-        record: {
-          file: row.file,
-          line: row.line,
-          externalId,
-          code: 'UNKNOWN_ACCOUNT',
-          message: routed.rejected,
-          amount,
-        },
-      };
+    if (!valid.success)
+      return rejected(
+        'INVALID_RECORD',
+        valid.error.issues.map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; '),
+      );
+    const statementAccount = statementAccountOf?.(row, payload);
+    const currency =
+      (typeof payload.currency === 'string' ? payload.currency : undefined) ??
+      statementAccount?.currency ??
+      pinnedCurrency;
+    const tooFine = currency === undefined ? undefined : finerThan(currency, money, feed.mapping);
+    if (tooFine) return rejected('INVALID_RECORD', tooFine);
+    const routed = definition.route?.(feed, statementAccount, valid.data);
+    if (routed !== undefined && 'rejected' in routed) return rejected('UNKNOWN_ACCOUNT', routed.rejected);
     return {
       kind: 'mapped',
       record: {
@@ -225,4 +229,26 @@ function statementAccountReader(
       ...(ibanOf && !ibanOf(row)?.trim() ? { otherId: true as const } : {}),
     };
   };
+}
+
+/**
+ * An amount with more fraction digits than its currency has (0.0015 EUR, 1.5 JPY): the service
+ * would keep it rounded, so it is refused naming field and column, never sent nor rounded here.
+ * Kinds without a currency (invoices, plans) are not checked: their currency is not known here.
+ */
+function finerThan(
+  currency: string,
+  money: readonly (readonly [string, string])[],
+  mapping: FeedOf<RecordKind>['mapping'],
+): string | undefined {
+  const digits = fractionDigitsOf(currency);
+  if (digits === undefined) return undefined;
+  const problems = money
+    .filter(([, decimal]) => fractionDigitsIn(decimal) > digits)
+    .map(([field, decimal]) => {
+      const column = mapping[field];
+      const where = typeof column === 'string' ? ` (column ${JSON.stringify(column)})` : '';
+      return `${field}${where}: ${decimal} has ${fractionDigitsIn(decimal)} fraction digits, more than ${currency} has (${digits}); it is not rounded`;
+    });
+  return problems.length > 0 ? problems.join('; ') : undefined;
 }

@@ -34,6 +34,8 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
   statements(): readonly StatementTotals[];
   /** The encoding the file was read with (undefined when it could not be decoded). */
   encoding: Promise<FileEncoding | undefined>;
+  /** Workbook formats: the sheet read, once `batches` has been read. */
+  sheet(): string | undefined;
   /**
    * Bytes of the file consumed so far, for progress: whatever the format, the file's bytes (not
    * decoded characters), read a chunk ahead of the rows handed out (CheckedText.bytesRead).
@@ -76,6 +78,7 @@ export function openRecords<K extends RecordKind>(
       const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input);
       columns = reading.columns;
       statements = reading.statements;
+      sheet = reading.sheet;
       yield* reading.batches;
       return;
     }
@@ -129,6 +132,7 @@ export function openRecords<K extends RecordKind>(
   }
   let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
   let statements: (() => readonly StatementTotals[]) | undefined;
+  let sheet: (() => string | undefined) | undefined;
   const batches = read();
 
   let layoutProblem: string | undefined;
@@ -178,6 +182,7 @@ export function openRecords<K extends RecordKind>(
     encoding: encoding.promise,
     layoutProblem: () => layoutProblem,
     statements: () => statements?.() ?? [],
+    sheet: () => sheet?.(),
     bytesRead: () => checked?.bytesRead() ?? 0,
   };
 }

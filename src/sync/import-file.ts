@@ -43,6 +43,8 @@ export interface ImportResult {
   chunks: number;
   /** The encoding the file was read with; undefined when it could not be decoded. */
   encoding?: FileEncoding;
+  /** Workbook formats: the sheet read. */
+  sheet?: string;
   /**
    * Bank statement formats: the file's statements, those that do not add up, and the newest
    * booked balance per statement account, applied once the file's records are settled.
@@ -213,6 +215,7 @@ export async function importFile<K extends RecordKind>(
   if (last) await handOver(last);
   if (local.length > 0) await run.report.record(local);
   const encoding = await stream.encoding;
+  const sheet = stream.sheet();
   const statements = readStatements(stream.statements(), stopped !== undefined);
   return {
     file: name,
@@ -224,6 +227,7 @@ export async function importFile<K extends RecordKind>(
     records,
     chunks,
     ...(encoding ? { encoding } : {}),
+    ...(sheet !== undefined ? { sheet } : {}),
     ...(statements ? { statements } : {}),
   };
 }

@@ -1,4 +1,6 @@
-import { crc32, deflateRawSync } from 'node:zlib';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 
 /** What a zip's headers say of one entry: its name, CRC-32 and sizes, where its local header is. */
 export interface ZipEntry {
@@ -108,8 +110,8 @@ const esc = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export interface WorkbookSpec {
-  /** Each sheet's name and the XML inside its <sheetData>. */
-  sheets: { name: string; rows: string }[];
+  /** Each sheet's name, the XML inside its <sheetData>, and whether Excel hides its tab. */
+  sheets: { name: string; rows: string; state?: 'hidden' | 'veryHidden' }[];
   sharedStrings?: string[];
   /** Number format ids of the cell styles, by style index (`s`); 14 is a date. */
   cellFormats?: number[];
@@ -138,7 +140,10 @@ export function xlsxParts(spec: WorkbookSpec): Record<string, string> {
     '[Content_Types].xml':
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
     'xl/workbook.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="${MAIN}" xmlns:r="${REL}"><workbookPr${spec.date1904 ? ' date1904="1"' : ''}/><sheets>${spec.sheets
-      .map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
+      .map(
+        (s, i) =>
+          `<sheet name="${esc(s.name)}" sheetId="${i + 1}"${s.state ? ` state="${s.state}"` : ''} r:id="rId${i + 1}"/>`,
+      )
       .join('')}</sheets></workbook>`,
     'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${spec.sheets
       .map(
@@ -184,4 +189,66 @@ export function rowOf(
     })
     .join('');
   return `<row r="${r}">${xml}</row>`;
+}
+
+/** A part's content as pieces, so a part of gigabytes is never held: generated as it is deflated. */
+export type PartPieces = Iterable<string>;
+
+/**
+ * Writes a zip archive to `path` a piece at a time: each entry deflated as a stream, its CRC and
+ * sizes in a data descriptor after it and in the central directory (as streaming writers do).
+ * For hostile workbooks far larger inflated than any test may hold.
+ */
+export async function writeZipStreamed(
+  path: string,
+  parts: Record<string, string | PartPieces>,
+): Promise<void> {
+  const out = createWriteStream(path);
+  const written = (bytes: Buffer) =>
+    new Promise<void>((resolve, reject) => out.write(bytes, (error) => (error ? reject(error) : resolve())));
+  const entries: ZipEntry[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(parts)) {
+    const entry: ZipEntry = {
+      name: Buffer.from(name, 'utf8'),
+      crc: 0,
+      packed: 0,
+      size: 0,
+      offset,
+      streamed: true,
+    };
+    const header = localHeader(entry);
+    await written(header);
+    const deflate = createDeflateRaw({ level: 9 });
+    const packedDone = (async () => {
+      for await (const chunk of deflate) {
+        entry.packed += (chunk as Buffer).length;
+        await written(chunk as Buffer);
+      }
+    })();
+    for (const piece of typeof content === 'string' ? [content] : content) {
+      const bytes = Buffer.from(piece, 'utf8');
+      entry.crc = crc32(bytes, entry.crc);
+      entry.size += bytes.length;
+      if (!deflate.write(bytes)) await once(deflate, 'drain');
+    }
+    deflate.end();
+    await packedDone;
+    await written(dataDescriptor(entry));
+    offset += header.length + entry.packed + 16;
+    entries.push(entry);
+  }
+  await written(centralDirectory(entries, offset));
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+}
+
+/** `count` copies of `piece`, in pieces of about 64 KiB. */
+export function* repeated(piece: string, count: number): Generator<string> {
+  const perChunk = Math.max(1, Math.floor(65536 / piece.length));
+  const chunk = piece.repeat(perChunk);
+  let left = count;
+  for (; left >= perChunk; left -= perChunk) yield chunk;
+  if (left > 0) yield piece.repeat(left);
 }

@@ -10,10 +10,14 @@ import { CAMT_COLUMNS, CamtRow, notBooked } from './camt-row.js';
 import type { CamtSource } from './camt-source.js';
 import type { FormatReading } from './source-format.js';
 import { StatementTally, type StatementTotals } from './statement-totals.js';
+import { MAX_XML_DEPTH, writeBounded, XmlCapError, type XmlCaps } from './xml-bounds.js';
 
 /** Depth of the elements below `Document` / the message element / one statement. */
 const STATEMENT_DEPTH = 2;
 const ENTRY_DEPTH = 3;
+
+/** A camt text node is at most a few hundred characters (AddtlNtryInf: 500). */
+const CAMT_CAPS: XmlCaps = { maxToken: 1024 * 1024, maxDepth: MAX_XML_DEPTH };
 
 /**
  * Streams the entries of a camt.052, .053 or .054 file (any version .001.02 to .001.08) as rows
@@ -28,7 +32,7 @@ const ENTRY_DEPTH = 3;
  * progress is a problem at its line naming the parser's message, and nothing after it is read.
  */
 export function readCamt(file: string, text: NodeJS.ReadableStream, source: CamtSource): FormatReading {
-  const parse = new CamtParse(file, source.includePending);
+  const parse = new CamtParse(file, source.includePending, source.maxEntryElements);
   return {
     columns: Promise.resolve(CAMT_COLUMNS),
     batches: camtBatches(parse, text),
@@ -83,15 +87,22 @@ class CamtParse {
   private ready: SourceItem[] = [];
   private stop: FileStopError | undefined;
   private broken = false;
+  /** Elements of the entry or balance being read: past maxEntryElements it is not kept. */
+  private elements = 0;
 
   constructor(
     private readonly file: string,
     private readonly includePending: boolean,
+    private readonly maxEntryElements: number,
   ) {
     const parser = new SaxesParser({ xmlns: true, position: true, fileName: file });
     this.parser = parser;
     parser.on('opentagstart', () => {
       this.startLine = parser.line;
+      // Checked before saxes resolves the element's namespace: it looks for a default namespace
+      // through every open element, so a million nested ones would take a million squared steps.
+      if (this.stack.length >= CAMT_CAPS.maxDepth)
+        throw new XmlCapError(`elements nested more than ${CAMT_CAPS.maxDepth} deep`);
     });
     parser.on('opentag', (tag) => this.open(tag));
     parser.on('closetag', () => this.closeElement());
@@ -105,7 +116,12 @@ class CamtParse {
   }
 
   write(chunk: string): void {
-    this.parser.write(chunk);
+    try {
+      writeBounded(this.parser, chunk, CAMT_CAPS);
+    } catch (error) {
+      if (!(error instanceof XmlCapError)) throw error;
+      this.end(`${error.message}, more than a camt file has`);
+    }
   }
 
   close(): void {
@@ -145,11 +161,16 @@ class CamtParse {
       this.tally = new StatementTally(this.startLine);
     } else if (depth === ENTRY_DEPTH && this.statement && local === 'Bal') {
       this.balance = new Captured(this.startLine);
+      this.elements = 0;
       scope = true;
     } else if (depth === ENTRY_DEPTH && this.statement && local === 'Ntry') {
       this.entry = new Captured(this.startLine);
       this.details = [];
+      this.elements = 0;
       scope = true;
+    } else if ((this.entry || this.balance) && ++this.elements === this.maxEntryElements) {
+      if (this.balance)
+        return this.end(`a balance of more than maxEntryElements (${this.maxEntryElements}) elements`);
     } else if (
       this.entry &&
       depth === ENTRY_DEPTH + 2 &&
@@ -179,7 +200,7 @@ class CamtParse {
     const depth = this.stack.length - 1;
     const path = this.paths.pop() ?? '';
     this.stack.pop();
-    if (value !== '' && path !== '') {
+    if (value !== '' && path !== '' && this.elements < this.maxEntryElements) {
       if (this.detail) this.detail.add(path, value);
       else if (this.entry) this.entry.add(path, value);
       else if (this.balance) this.balance.add(path, value);
@@ -217,8 +238,13 @@ class CamtParse {
 
   private finishEntry(entry: Captured): void {
     if (!this.statement) return;
-    const rows = entryRows(entry, this.details, this.statement);
-    this.tallyEntry(entry);
+    const whole = this.elements < this.maxEntryElements;
+    this.elements = 0;
+    const rows = whole
+      ? entryRows(entry, this.details, this.statement)
+      : `the entry has more than maxEntryElements (${this.maxEntryElements}) elements; it is not read`;
+    if (whole) this.tallyEntry(entry);
+    else this.tally?.unreadableEntry();
     if (typeof rows === 'string') {
       this.ready.push({ kind: 'problem', problem: { file: this.file, line: entry.line, problem: rows } });
       return;
@@ -247,12 +273,18 @@ class CamtParse {
 
   private fail(error: Error): void {
     if (this.ended()) return;
+    this.end(`not well-formed XML (${error.message})`);
+  }
+
+  /** Reading ends at `reason`: the entry in progress is a problem at its line, nothing after it is read. */
+  private end(reason: string): void {
+    if (this.ended()) return;
     if (!this.message) {
       // Nothing of the file could be recognised: the file, not an entry, is what is wrong.
       this.stop = new FileStopError(
         'CAMT_UNSUPPORTED',
         this.file,
-        `${this.file}: not a camt message: the XML cannot be read (${error.message}); expected ${SUPPORTED_CAMT}`,
+        `${this.file}: not a camt message: the XML cannot be read (${reason}); expected ${SUPPORTED_CAMT}`,
       );
       return;
     }
@@ -264,12 +296,12 @@ class CamtParse {
         ? {
             file: this.file,
             line: entry.line,
-            problem: `not well-formed XML (${error.message}): the entry starting on this line is incomplete and is not read, nor anything after it`,
+            problem: `${reason}: the entry starting on this line is incomplete and is not read, nor anything after it`,
           }
         : {
             file: this.file,
             line: this.parser.line,
-            problem: `not well-formed XML (${error.message}): nothing after this point is read`,
+            problem: `${reason}: nothing after this point is read`,
           },
     });
   }

@@ -17,5 +17,10 @@ export const CamtSource = z.strictObject({
    * skipped: a pending entry comes back booked, usually with other values. true reads them too.
    */
   includePending: z.boolean().default(false),
+  /**
+   * Elements of one entry (`Ntry`, its batch details included) or balance: a larger entry is
+   * rejected alone (docs/reading-exports.md, "Caps"). A batch of 1,000 transfers has about 40,000.
+   */
+  maxEntryElements: z.int().positive().default(200_000),
 });
 export type CamtSource = z.output<typeof CamtSource>;

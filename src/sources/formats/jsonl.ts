@@ -7,12 +7,23 @@ import type { FormatReading, SourceFormat } from './source-format.js';
 export const JsonlSource = z.strictObject({
   format: z.literal('jsonl'),
   ...textSourceKeys,
+  /**
+   * Largest line in bytes (UTF-8): a longer one is rejected alone with its line number, without
+   * being held, and reading goes on at the next line (docs/reading-exports.md, "Caps").
+   */
+  maxRowBytes: z
+    .int()
+    .positive()
+    .default(1024 * 1024),
 });
 export type JsonlSource = z.output<typeof JsonlSource>;
 
 /** JSON Lines have no header: columns are the objects' keys. */
-function readJsonlBatches(file: string, text: NodeJS.ReadableStream): FormatReading {
-  return { columns: Promise.resolve(undefined), batches: oneByOne(readJsonl(file, text)) };
+function readJsonlBatches(file: string, text: NodeJS.ReadableStream, source: JsonlSource): FormatReading {
+  return {
+    columns: Promise.resolve(undefined),
+    batches: oneByOne(readJsonl(file, text, source.maxRowBytes)),
+  };
 }
 
 async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {

@@ -16,6 +16,8 @@ export interface FormatReading {
    * has been read to the end (statement-totals.ts).
    */
   statements?: () => readonly StatementTotals[];
+  /** Workbook formats: the sheet read (known once the workbook's index was read). */
+  sheet?: () => string | undefined;
 }
 
 /** Reads the decoded text of one export file with its feed's `source` keys. */

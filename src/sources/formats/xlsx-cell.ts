@@ -24,9 +24,10 @@ const ok = (text: string): CellText => ({ ok: true, text });
 const bad = (problem: string): CellText => ({ ok: false, problem });
 
 /**
- * The cell's text. A number is its stored decimal text, never a JavaScript number (which would
- * round 17 significant digits or print 1e-7); a number in a date style is that day; a formula
- * gives its cached value. Both are written in the feed's decimalSeparator and dateFormat.
+ * The cell's text. A number is the decimal Excel shows for it (its stored text to 15 significant
+ * digits, shownDecimal), never through a JavaScript number (which would print 1e-7); a number in a
+ * date style is that day; a formula gives its cached value. Both are written in the feed's
+ * decimalSeparator and dateFormat.
  */
 export function cellText(cell: RawCell, style: CellStyle): CellText {
   const { value } = cell;
@@ -52,8 +53,9 @@ export function cellText(cell: RawCell, style: CellStyle): CellText {
     }
     default: {
       if (value === '') return ok('');
-      const decimal = plainDecimal(value);
-      if (decimal === undefined) return bad(`"${value}" is not a number`);
+      const stored = plainDecimal(value);
+      if (stored === undefined) return bad(`"${value}" is not a number`);
+      const decimal = shownDecimal(stored);
       if (cell.style !== undefined && style.dateStyles.has(cell.style)) return serialDate(decimal, style);
       return ok(style.decimalSeparator === '.' ? decimal : decimal.replace('.', ','));
     }
@@ -72,6 +74,37 @@ export function plainDecimal(text: string): string | undefined {
   const integer = padded.slice(0, at).replace(/^0+(?=\d)/, '');
   const fraction = padded.slice(at);
   return `${sign}${integer}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
+/** Excel shows, computes with and types back at most 15 significant digits of a number. */
+const SHOWN_DIGITS = 15;
+
+/**
+ * A plain decimal (plainDecimal) as Excel shows it: rounded half away from zero to 15 significant
+ * digits, trailing fraction zeros dropped. A cell holds a double written with up to 17 digits:
+ * `=0.1+0.2` is stored as 0.30000000000000004 and shown, summed and exported by Excel as 0.3.
+ */
+export function shownDecimal(decimal: string): string {
+  // Fifteen characters hold fifteen digits at most: most cells end here.
+  if (decimal.length <= SHOWN_DIGITS) return decimal;
+  const negative = decimal.startsWith('-');
+  const bare = negative ? decimal.slice(1) : decimal;
+  const point = bare.indexOf('.');
+  const digits = point < 0 ? bare : bare.slice(0, point) + bare.slice(point + 1);
+  const integerLength = point < 0 ? bare.length : point;
+  const lead = digits.search(/[1-9]/);
+  if (lead < 0 || digits.length - lead <= SHOWN_DIGITS) return decimal;
+  const end = lead + SHOWN_DIGITS;
+  // Rounded on the kept digits as an integer: one more digit when 99…9 rounds up.
+  let kept = BigInt(digits.slice(0, end));
+  if (digits.charCodeAt(end) >= 53) kept += 1n;
+  let text = kept.toString().padStart(end, '0');
+  const shift = text.length - end; // 1 when rounding carried into a new leading digit
+  const integerDigits = integerLength + shift;
+  if (text.length < integerDigits) text = text.padEnd(integerDigits, '0');
+  const integer = text.slice(0, integerDigits).replace(/^0+(?=\d)/, '') || '0';
+  const fraction = text.slice(integerDigits).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${integer}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
 const DAY_MS = 86_400_000;

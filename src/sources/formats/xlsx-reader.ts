@@ -2,11 +2,13 @@ import type { SaxesTagPlain } from 'saxes';
 import { FileStopError } from '../file-stop.js';
 import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
 import type { ByteInput, FormatReading } from './source-format.js';
+import { longerThanBytes } from './text-bytes.js';
 import { type CellStyle, cellText, type RawCell } from './xlsx-cell.js';
 import type { XlsxSource } from './xlsx-source.js';
 import { readWorkbook } from './xlsx-workbook.js';
 import { attribute, localName, unescapeXstring, xmlParser } from './xlsx-xml.js';
 import { openZip, XlsxFileError } from './xlsx-zip.js';
+import { MAX_XML_DEPTH, writeBounded } from './xml-bounds.js';
 
 /** A row as the sheet holds it: its number and each cell's text (or why it has none) by column. */
 interface SheetRow {
@@ -27,14 +29,23 @@ export function readXlsx(file: string, input: ByteInput, source: XlsxSource): Fo
   const columns = new Promise<Columns | undefined>((resolve) => {
     resolveColumns = resolve;
   });
+  let sheet: string | undefined;
   async function* batches(): AsyncGenerator<readonly SourceItem[]> {
     try {
-      yield* readSheet(file, input, source, (found) => resolveColumns(found));
+      yield* readSheet(
+        file,
+        input,
+        source,
+        (found) => resolveColumns(found),
+        (name) => {
+          sheet = name;
+        },
+      );
     } finally {
       resolveColumns(undefined);
     }
   }
-  return { columns, batches: batches() };
+  return { columns, batches: batches(), sheet: () => sheet };
 }
 
 async function* readSheet(
@@ -42,6 +53,7 @@ async function* readSheet(
   input: ByteInput,
   source: XlsxSource,
   onHeader: (columns: Columns) => void,
+  onSheet: (name: string) => void,
 ): AsyncGenerator<readonly SourceItem[]> {
   const zip = await openZip(file, input);
   try {
@@ -49,7 +61,7 @@ async function* readSheet(
     let sheetPart: string;
     let sheetName: string;
     try {
-      const workbook = await readWorkbook(file, zip, source.sheet);
+      const workbook = await readWorkbook(file, zip, source.sheet, source);
       style = { ...workbook, decimalSeparator: source.decimalSeparator, dateFormat: source.dateFormat };
       sheetPart = workbook.sheetPart;
       sheetName = workbook.sheetName;
@@ -60,20 +72,26 @@ async function* readSheet(
         `not an xlsx workbook: its index parts cannot be read (${(error as Error).message})`,
       );
     }
-    const text = await zip.text(sheetPart);
+    onSheet(sheetName);
+    // The sheet is streamed: its size is bounded by the ratio alone, its tokens by maxCellBytes.
+    const text = await zip.text(sheetPart, {
+      maxBytes: Number.POSITIVE_INFINITY,
+      maxRatio: source.maxCompressionRatio,
+    });
     if (!text) throw new XlsxFileError(file, `the part of sheet ${JSON.stringify(sheetName)} is missing`);
     const rows = new RowAssembler(file, source, style, onHeader);
     const parser = xmlParser(rows);
+    const caps = { maxToken: source.maxCellBytes, maxDepth: MAX_XML_DEPTH };
     try {
       for await (const chunk of text) {
-        parser.write(String(chunk));
+        writeBounded(parser, String(chunk), caps);
         const ready = rows.take();
         if (ready.length > 0) yield ready;
       }
       parser.close();
     } catch (error) {
-      // Broken XML or deflate data inside the sheet: the rows before it stand; what follows is
-      // one problem at the row where reading stopped.
+      // Broken XML or deflate data inside the sheet, or a cap passed (xml-bounds.ts): the rows
+      // before it stand; what follows is one problem at the row where reading stopped.
       const ready = rows.take();
       ready.push({
         kind: 'problem',
@@ -108,6 +126,8 @@ class RowAssembler {
   private inValue = false;
   private phonetic = 0;
   private parts: string[] = [];
+  /** Characters of the cell's text so far: past maxCellBytes the rest is not kept. */
+  private cellLength = 0;
 
   constructor(
     private readonly file: string,
@@ -168,6 +188,7 @@ class RowAssembler {
         };
         this.lastColumn = column;
         this.parts = [];
+        this.cellLength = 0;
         break;
       }
       case 'v':
@@ -183,7 +204,9 @@ class RowAssembler {
   };
 
   readonly text = (value: string): void => {
-    if (this.inValue) this.parts.push(value);
+    if (!this.inValue) return;
+    this.cellLength += value.length;
+    if (this.cellLength <= this.source.maxCellBytes) this.parts.push(value);
   };
 
   readonly close = (tag: SaxesTagPlain): void => {
@@ -207,13 +230,23 @@ class RowAssembler {
   };
 
   private endCell(cell: RawCell & { column: number }): void {
+    if (this.cellLength > this.source.maxCellBytes) {
+      this.problems.push(`${this.columnName(cell.column)} ${this.tooLong()}`);
+      return;
+    }
     const raw = this.parts.join('');
     const read = cellText(
       { ...cell, value: cell.type === 'inlineStr' ? unescapeXstring(raw) : raw },
       this.style,
     );
-    if (read.ok) this.cells[cell.column - 1] = read.text;
-    else this.problems.push(`${this.columnName(cell.column)} ${read.problem}`);
+    if (!read.ok) this.problems.push(`${this.columnName(cell.column)} ${read.problem}`);
+    else if (longerThanBytes(read.text, this.source.maxCellBytes))
+      this.problems.push(`${this.columnName(cell.column)} ${this.tooLong()}`);
+    else this.cells[cell.column - 1] = read.text;
+  }
+
+  private tooLong(): string {
+    return `holds more than maxCellBytes (${this.source.maxCellBytes} bytes of text); the row is rejected`;
   }
 
   /** "column C" or, once the header is known, `column C ("Betrag")`. */

@@ -17,6 +17,20 @@ export const XlsxSource = z
     headerPattern: z.string().optional(),
     /** Data rows whose text matches one of these patterns are not records (totals, notes). */
     skipRowsMatching: z.array(z.string()).default([]),
+    /**
+     * Caps (docs/reading-exports.md): a cell's text in bytes (a longer one rejects its row; Excel
+     * itself holds 32,767 characters), the shared strings part inflated (held whole while the
+     * sheet is read), and how many times a part over 1 MiB may inflate (a zip bomb's mark).
+     */
+    maxCellBytes: z
+      .int()
+      .positive()
+      .default(1024 * 1024),
+    maxSharedStringsBytes: z
+      .int()
+      .positive()
+      .default(32 * 1024 * 1024),
+    maxCompressionRatio: z.number().positive().default(100),
   })
   .superRefine((source, ctx) => {
     if (source.headerRow !== undefined && source.headerPattern !== undefined)

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { attribute, localName, parsePart, unescapeXstring } from './xlsx-xml.js';
-import { XlsxFileError, type ZipParts } from './xlsx-zip.js';
+import { type PartCaps, XlsxFileError, type ZipParts } from './xlsx-zip.js';
 
 /** What the rows of a sheet need from the rest of the workbook. */
 export interface Workbook {
@@ -18,42 +18,70 @@ export interface Workbook {
   readonly sharedStrings: readonly string[];
 }
 
+/** The caps of a workbook's parts (the feed's keys of them). */
+export interface WorkbookCaps {
+  readonly maxSharedStringsBytes: number;
+  readonly maxCompressionRatio: number;
+}
+
+/**
+ * The sheet list, relationships and styles are read whole; no program writes them anywhere near
+ * this size (a workbook with 64,000 cell styles has a styles part of about 10 MB).
+ */
+const INDEX_PART_BYTES = 32 * 1024 * 1024;
+
+/** A sheet Excel does not show as a tab (`state` hidden or veryHidden) is read only when named. */
+const HIDDEN = new Set(['hidden', 'veryHidden']);
+
 const WORKBOOK = 'xl/workbook.xml';
+export const SHARED_STRINGS = 'xl/sharedStrings.xml';
 const SPREADSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Reads the workbook's index parts and finds the sheet (the named one, or the first). */
+/**
+ * Reads the workbook's index parts and finds the sheet: the named one, else the first one Excel
+ * shows (a hidden sheet first in the list is a lookup table or a macro's scratch, not the export).
+ */
 export async function readWorkbook(
   file: string,
   zip: ZipParts,
   wanted: string | undefined,
+  caps: WorkbookCaps,
 ): Promise<Workbook> {
-  const workbook = await zip.text(WORKBOOK);
+  const index: PartCaps = { maxBytes: INDEX_PART_BYTES, maxRatio: caps.maxCompressionRatio };
+  const workbook = await zip.text(WORKBOOK, index);
   if (!workbook)
     throw new XlsxFileError(
       file,
       `not an xlsx workbook: the zip archive has no ${WORKBOOK} (${SPREADSHEET})`,
     );
-  const sheets: { name: string; rel: string }[] = [];
+  const sheets: { name: string; rel: string; hidden: boolean }[] = [];
   let date1904 = false;
-  await parsePart(workbook, {
+  await parsePart(workbook, INDEX_PART_BYTES, {
     open(tag) {
       const name = localName(tag);
       if (name === 'workbookPr') date1904 = ['1', 'true'].includes(attribute(tag, 'date1904') ?? '');
       if (name === 'sheet')
-        sheets.push({ name: attribute(tag, 'name') ?? '', rel: attribute(tag, 'r:id') ?? relId(tag) ?? '' });
+        sheets.push({
+          name: attribute(tag, 'name') ?? '',
+          rel: attribute(tag, 'r:id') ?? relId(tag) ?? '',
+          hidden: HIDDEN.has(attribute(tag, 'state') ?? ''),
+        });
     },
   });
-  const sheet = wanted === undefined ? sheets[0] : sheets.find((s) => s.name === wanted);
+  const sheet = wanted === undefined ? sheets.find((s) => !s.hidden) : sheets.find((s) => s.name === wanted);
   if (!sheet) {
-    const there = sheets.map((s) => JSON.stringify(s.name)).join(', ') || 'none';
+    const there =
+      sheets.map((s) => `${JSON.stringify(s.name)}${s.hidden ? ' (hidden)' : ''}`).join(', ') || 'none';
     throw new XlsxFileError(
       file,
       wanted === undefined
-        ? 'the workbook has no sheet'
+        ? sheets.length === 0
+          ? 'the workbook has no sheet'
+          : `the workbook shows no sheet: every sheet is hidden (${there}); name the one to read in source.sheet`
         : `the workbook has no sheet named ${JSON.stringify(wanted)} (source.sheet); its sheets: ${there}`,
     );
   }
-  const targets = await relationships(zip, 'xl/_rels/workbook.xml.rels');
+  const targets = await relationships(zip, 'xl/_rels/workbook.xml.rels', index);
   const target = targets.get(sheet.rel);
   const sheetPart = target === undefined ? undefined : partPath('xl', target);
   if (sheetPart === undefined || !zip.has(sheetPart))
@@ -65,8 +93,11 @@ export async function readWorkbook(
     sheetPart,
     sheetName: sheet.name,
     date1904,
-    dateStyles: await dateStyles(zip),
-    sharedStrings: await sharedStrings(zip),
+    dateStyles: await dateStyles(zip, index),
+    sharedStrings: await sharedStrings(zip, {
+      maxBytes: caps.maxSharedStringsBytes,
+      maxRatio: caps.maxCompressionRatio,
+    }),
   };
 }
 
@@ -77,11 +108,11 @@ function relId(tag: { attributes: Record<string, unknown> }): string | undefined
   return undefined;
 }
 
-async function relationships(zip: ZipParts, part: string): Promise<Map<string, string>> {
+async function relationships(zip: ZipParts, part: string, caps: PartCaps): Promise<Map<string, string>> {
   const targets = new Map<string, string>();
-  const text = await zip.text(part);
+  const text = await zip.text(part, caps);
   if (!text) return targets;
-  await parsePart(text, {
+  await parsePart(text, caps.maxBytes, {
     open(tag) {
       if (localName(tag) !== 'Relationship') return;
       const id = attribute(tag, 'Id');
@@ -114,14 +145,14 @@ export function isDateFormat(code: string): boolean {
   return /m/.test(bare) && !/[hs]/.test(bare);
 }
 
-async function dateStyles(zip: ZipParts): Promise<Set<number>> {
+async function dateStyles(zip: ZipParts, caps: PartCaps): Promise<Set<number>> {
   const styles = new Set<number>();
-  const text = await zip.text('xl/styles.xml');
+  const text = await zip.text('xl/styles.xml', caps);
   if (!text) return styles;
   const customDates = new Set<number>();
   let inCellXfs = false;
   let index = 0;
-  await parsePart(text, {
+  await parsePart(text, caps.maxBytes, {
     open(tag) {
       const name = localName(tag);
       if (name === 'numFmt' && isDateFormat(attribute(tag, 'formatCode') ?? ''))
@@ -140,15 +171,19 @@ async function dateStyles(zip: ZipParts): Promise<Set<number>> {
   return styles;
 }
 
-/** Each shared string's text: its runs joined, phonetic guides (`rPh`) left out. */
-async function sharedStrings(zip: ZipParts): Promise<string[]> {
+/**
+ * Each shared string's text: its runs joined, phonetic guides (`rPh`) left out. The part is held
+ * whole, so its inflated size is capped by maxSharedStringsBytes (XlsxCapError): what it holds
+ * in memory is at most a few times that.
+ */
+async function sharedStrings(zip: ZipParts, caps: PartCaps): Promise<string[]> {
   const strings: string[] = [];
-  const text = await zip.text('xl/sharedStrings.xml');
+  const text = await zip.text(SHARED_STRINGS, caps);
   if (!text) return strings;
   let current: string[] | undefined;
   let inText = false;
   let phonetic = 0;
-  await parsePart(text, {
+  await parsePart(text, caps.maxBytes, {
     open(tag) {
       const name = localName(tag);
       if (name === 'si') current = [];

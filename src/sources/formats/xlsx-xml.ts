@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { MAX_XML_DEPTH, writeBounded } from './xml-bounds.js';
 
 /** The element name without its namespace prefix (some writers prefix every element: `x:row`). */
 export const localName = (tag: { name: string }): string => tag.name.slice(tag.name.indexOf(':') + 1);
@@ -35,9 +36,17 @@ export function xmlParser(handlers: XmlHandlers): SaxesParser {
   return parser;
 }
 
-/** Parses a whole (small) part. */
-export async function parsePart(text: NodeJS.ReadableStream, handlers: XmlHandlers): Promise<void> {
+/**
+ * Parses a whole index part, whose inflated size the zip has capped at `maxBytes` (so no token is
+ * longer); its nesting is capped as a sheet's is (XmlCapError).
+ */
+export async function parsePart(
+  text: NodeJS.ReadableStream,
+  maxBytes: number,
+  handlers: XmlHandlers,
+): Promise<void> {
   const parser = xmlParser(handlers);
-  for await (const chunk of text) parser.write(String(chunk));
+  const caps = { maxToken: maxBytes, maxDepth: MAX_XML_DEPTH };
+  for await (const chunk of text) writeBounded(parser, String(chunk), caps);
   parser.close();
 }

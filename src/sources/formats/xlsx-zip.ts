@@ -43,11 +43,35 @@ class CountingReader extends yauzl.RandomAccessReader {
   }
 }
 
+/**
+ * A part past a cap of the workbook (its inflated size or its compression ratio): the file is
+ * refused before the part is inflated (exit 2), naming the part and the feed key to raise.
+ */
+export class XlsxCapError extends FileStopError {
+  constructor(file: string, message: string) {
+    super('SOURCE_TOO_LARGE', file, `${file}: ${message}`);
+  }
+}
+
+/** How far a part may inflate: its size and, for a part over 1 MiB, its compression ratio. */
+export interface PartCaps {
+  /** Inflated bytes; Infinity for a part that is streamed (a sheet). */
+  readonly maxBytes: number;
+  readonly maxRatio: number;
+}
+
+/** Small parts compress as they like (a run of spaces); the ratio is a bomb's mark on large ones. */
+const RATIO_FROM_BYTES = 1024 * 1024;
+
 /** The parts of an opened workbook by name, and a text stream of any of them. */
 export interface ZipParts {
   has(name: string): boolean;
-  /** The part's XML as UTF-8 text (undefined when the archive has no such part). */
-  text(name: string): Promise<NodeJS.ReadableStream | undefined>;
+  /**
+   * The part's XML as UTF-8 text (undefined when the archive has no such part); an XlsxCapError
+   * when its directory entry says it inflates past `caps` (the zip reader holds the part to that
+   * size: yauzl fails a part that inflates to more than its entry says).
+   */
+  text(name: string, caps: PartCaps): Promise<NodeJS.ReadableStream | undefined>;
   close(): void;
 }
 
@@ -83,15 +107,31 @@ export async function openZip(file: string, input: ByteInput): Promise<ZipParts>
   const entries = await listEntries(file, zip);
   return {
     has: (name) => entries.has(name),
-    text: async (name) => {
+    text: async (name, caps) => {
       const entry = entries.get(name);
       if (!entry) return undefined;
+      checkPart(file, entry, caps);
       const stream = await zip.openReadStreamPromise(entry);
       stream.setEncoding('utf8');
       return stream;
     },
     close: () => zip.close(),
   };
+}
+
+function checkPart(file: string, entry: yauzl.Entry, caps: PartCaps): void {
+  const size = entry.uncompressedSize;
+  if (size > caps.maxBytes)
+    throw new XlsxCapError(
+      file,
+      `the part ${entry.fileName} inflates to ${size} bytes, more than ${caps.maxBytes}; the workbook is not read`,
+    );
+  const ratio = size / Math.max(entry.compressedSize, 1);
+  if (size > RATIO_FROM_BYTES && ratio > caps.maxRatio)
+    throw new XlsxCapError(
+      file,
+      `the part ${entry.fileName} inflates ${Math.floor(ratio)} times (${entry.compressedSize} to ${size} bytes), more than maxCompressionRatio (${caps.maxRatio}): a zip bomb, not an export; the workbook is not read`,
+    );
 }
 
 function listEntries(file: string, zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {

@@ -10,6 +10,8 @@ export interface ReportedFile {
   records: number;
   /** The encoding the file was read with and whether auto-detection chose it (absent: not decoded). */
   encoding?: FileEncoding;
+  /** Workbook formats: the sheet read (the one named in `source.sheet`, else the first one shown). */
+  sheet?: string;
   /** Bank statement formats: the file's statements, those that do not add up, and the balances applied. */
   statements?: FileStatements;
 }

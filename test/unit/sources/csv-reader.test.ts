@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openText } from '../../../src/sources/decode.js';
 import { readCsv } from '../../../src/sources/formats/csv-reader.js';
@@ -111,7 +112,7 @@ describe('readJsonl', () => {
   it('reads objects with line numbers, skips empty lines and reports bad lines', async () => {
     const path = file('{"id":"a","amount":12.5,"customer":{"name":"X"}}\n\nnot json\n[1]\n{"id":"b"}\n');
     const got: string[] = [];
-    for await (const item of readJsonl(path, openText(path, 'utf-8').text)) {
+    for await (const item of readJsonl(path, openText(path, 'utf-8').text, 1024)) {
       got.push(
         item.kind === 'row'
           ? `${item.row.line}:${item.row.cell('id')}:${item.row.cell('amount')}:${item.row.cell('customer.name')}`
@@ -119,5 +120,35 @@ describe('readJsonl', () => {
       );
     }
     expect(got).toEqual(['1:a:12.5:X', '3:!not valid JSON', '4:!expected a JSO', '5:b:undefined:undefined']);
+  });
+
+  it('counts a CRLF split between two chunks as one line end', async () => {
+    const text = Readable.from(['{"id":"a"}\r', '\n{"id":"b"}\r', '{"id":"c"}']);
+    const lines: string[] = [];
+    for await (const item of readJsonl('split.jsonl', text, 1024))
+      if (item.kind === 'row') lines.push(`${item.row.line}:${item.row.cell('id')}`);
+    expect(lines).toEqual(['1:a', '2:b', '3:c']);
+  });
+
+  it('rejects a line longer than maxRowBytes alone (counting UTF-8 bytes), and goes on at the next, whatever the line ends', async () => {
+    const long = `{"id":"${'x'.repeat(5000)}"}`;
+    // 300 characters of two bytes each: 612 bytes, over a cap of 500 that its length is not.
+    const wide = `{"id":"${'ü'.repeat(300)}"}`;
+    const path = file(`{"id":"a"}\r\n${long}\r\n{"id":"b"}\r${wide}\n{"id":"c"}`);
+    const got: string[] = [];
+    for await (const item of readJsonl(path, openText(path, 'utf-8').text, 500)) {
+      got.push(
+        item.kind === 'row'
+          ? `${item.row.line}:${item.row.cell('id')}`
+          : `${item.problem.line}:!${item.problem.problem}`,
+      );
+    }
+    expect(got).toEqual([
+      '1:a',
+      '2:!the line is longer than maxRowBytes (500 bytes); it is rejected, reading goes on at line 3',
+      '3:b',
+      '4:!the line is longer than maxRowBytes (500 bytes); it is rejected, reading goes on at line 5',
+      '5:c',
+    ]);
   });
 });

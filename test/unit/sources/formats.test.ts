@@ -78,7 +78,9 @@ describe('the source-format registry', () => {
       encoding: 'auto',
       decimalSeparator: '.',
       dateFormat: 'yyyy-MM-dd',
+      maxRowBytes: 1024 * 1024,
     });
+    expect(Source.parse({ path: 'x', format: 'camt' })).toMatchObject({ maxEntryElements: 200_000 });
     expect(Source.parse({ path: 'x', format: 'csv' })).toMatchObject({
       delimiter: ',',
       quote: '"',

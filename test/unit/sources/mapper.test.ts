@@ -36,6 +36,34 @@ ${mapping}
 ${extra}`;
 
 describe('compileMapper', () => {
+  it("rejects an amount finer than its currency (the record's own, else the bank account's), naming field and column, never rounded", async () => {
+    const outcomes = await mapAll(
+      txFeed('  externalId: ID\n  bookingDate: Datum\n  amount: Betrag\n  currency: Währung', ''),
+      [
+        'ID;Datum;Betrag;Währung',
+        'A;5.2.2026;0,0015;EUR',
+        'B;5.2.2026;1,5;JPY',
+        'C;5.2.2026;1,234;KWD',
+        'D;5.2.2026;1,2345;KWD',
+        'E;5.2.2026;0,123456;XAU',
+        'F;5.2.2026;-12,30;',
+        'G;5.2.2026;-12,305;',
+      ].join('\n'),
+    );
+    const said = outcomes.map((o) => (o.kind === 'rejected' ? o.record.message : o.kind));
+    expect(said).toEqual([
+      'amount (column "Betrag"): 0.0015 has 4 fraction digits, more than EUR has (2); it is not rounded',
+      'amount (column "Betrag"): 1.5 has 1 fraction digits, more than JPY has (0); it is not rounded',
+      'mapped',
+      'amount (column "Betrag"): 1.2345 has 4 fraction digits, more than KWD has (3); it is not rounded',
+      // Gold has no minor unit: no limit.
+      'mapped',
+      // No currency in the row: the bank account's (EUR by default).
+      'mapped',
+      'amount (column "Betrag"): -12.305 has 3 fraction digits, more than EUR has (2); it is not rounded',
+    ]);
+  });
+
   it('maps a German row to a validated transaction with exact amount text', async () => {
     const [out] = await mapAll(
       txFeed('  externalId: ID\n  bookingDate: Datum\n  amount: Betrag\n  purpose: Text'),

@@ -24,11 +24,27 @@ async function read(workbook: Buffer, keys: Record<string, unknown> = {}) {
   const reading = readSourceBytes('xlsx', xlsxSource(keys), path, opened.input);
   const items: SourceItem[] = [];
   for await (const batch of reading.batches) items.push(...batch);
-  return { items, columns: await reading.columns, bytesRead: opened.bytesRead(), size: workbook.length };
+  return {
+    items,
+    columns: await reading.columns,
+    bytesRead: opened.bytesRead(),
+    size: workbook.length,
+    sheet: reading.sheet?.(),
+  };
 }
 
 const rowsOf = (items: SourceItem[]) => items.flatMap((i) => (i.kind === 'row' ? [i.row] : []));
 const problemsOf = (items: SourceItem[]) => items.flatMap((i) => (i.kind === 'problem' ? [i.problem] : []));
+
+/** The FileStopError a workbook stops with. */
+async function stop(workbook: Buffer, keys: Record<string, unknown> = {}) {
+  const error = await read(workbook, keys).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(FileStopError);
+  return error as FileStopError;
+}
 
 /** Style 0 general, style 1 a built-in date (14), style 2 a custom German date format. */
 const STYLES: Pick<WorkbookSpec, 'cellFormats' | 'numFmts'> = {
@@ -37,7 +53,7 @@ const STYLES: Pick<WorkbookSpec, 'cellFormats' | 'numFmts'> = {
 };
 
 describe('the xlsx reader', () => {
-  it('reads typed cells: dates by their style, numbers digit for digit, shared and inline strings, booleans, cached formula values', async () => {
+  it('reads typed cells: dates by their style, numbers as Excel shows them (15 significant digits), shared and inline strings, booleans, cached formula values', async () => {
     const rows = [
       '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="inlineStr"><is><t>Paid</t></is></c></row>',
       // 2024-01-31 in a built-in date style; amounts exactly as Excel stores them.
@@ -62,8 +78,9 @@ describe('the xlsx reader', () => {
       ['2024-01-31', '1234567.89', 'Müller & Söhne', 'true'],
       ['2024-02-01', '0.1', 'Acme\r', 'false'],
       ['2024-02-02', '-0.005', 'formula text', ''],
-      ['2024-02-03', '0.30000000000000004', '0.0015', ''],
-      ['2024-02-04', '12345678901234.56', '', ''],
+      // What Excel shows, sums and exports for the doubles it stores with 16 and 17 digits.
+      ['2024-02-03', '0.3', '0.0015', ''],
+      ['2024-02-04', '12345678901234.6', '', ''],
     ]);
     expect(rowsRead[0]?.text()).toBe('2024-01-31\t1234567.89\tMüller & Söhne\ttrue');
     expect(problemsOf(items)).toEqual([]);
@@ -177,15 +194,6 @@ describe('the xlsx reader', () => {
 });
 
 describe('xlsx files that cannot be read as a workbook stop before any row', () => {
-  async function stop(workbook: Buffer, keys: Record<string, unknown> = {}) {
-    const error = await read(workbook, keys).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(FileStopError);
-    return error as FileStopError;
-  }
-
   it('a file that is not a zip (a CSV renamed, an encrypted workbook)', async () => {
     const error = await stop(Buffer.from('Date;Amount\n2024-01-31;1,00\n'));
     expect(error.code).toBe('XLSX_UNREADABLE');
@@ -219,6 +227,42 @@ describe('xlsx files that cannot be read as a workbook stop before any row', () 
   });
 });
 
+describe('which sheet is read', () => {
+  const hiddenFirst = xlsxOf({
+    sheets: [
+      { name: 'Lookup', rows: rowOf(1, ['Key']) + rowOf(2, ['hidden row']), state: 'veryHidden' },
+      { name: 'Macro', rows: rowOf(1, ['Key']) + rowOf(2, ['macro row']), state: 'hidden' },
+      { name: 'Bookings', rows: rowOf(1, ['Key']) + rowOf(2, ['shown row']) },
+    ],
+  });
+
+  it('reads the first sheet Excel shows, not a hidden one before it, and says which', async () => {
+    const { items, sheet } = await read(hiddenFirst);
+    expect(rowsOf(items).map((r) => r.cell('Key'))).toEqual(['shown row']);
+    expect(sheet).toBe('Bookings');
+  });
+
+  it('reads a hidden sheet when the feed names it', async () => {
+    for (const [name, row] of [
+      ['Lookup', 'hidden row'],
+      ['Macro', 'macro row'],
+    ] as const) {
+      const { items, sheet } = await read(hiddenFirst, { sheet: name });
+      expect(rowsOf(items).map((r) => r.cell('Key'))).toEqual([row]);
+      expect(sheet).toBe(name);
+    }
+  });
+
+  it('stops a workbook whose every sheet is hidden, unless one is named', async () => {
+    const allHidden = xlsxOf({ sheets: [{ name: 'Secret', rows: rowOf(1, ['Key']), state: 'hidden' }] });
+    const error = await stop(allHidden);
+    expect(error.code).toBe('XLSX_UNREADABLE');
+    expect(error.message).toMatch(
+      /every sheet is hidden \("Secret" \(hidden\)\); name the one to read in source\.sheet$/,
+    );
+  });
+});
+
 describe('xlsx through openRecords', () => {
   const feed = Feed.parse({
     name: 'x',
@@ -229,26 +273,46 @@ describe('xlsx through openRecords', () => {
     mapping: { externalId: 'ID', bookingDate: 'Date', amount: 'Amount' },
   });
 
-  it('maps typed cells exactly and rejects a row whose cell does not convert, with its row number', async () => {
+  it('maps typed cells as Excel shows them and rejects a row whose cell does not convert or is finer than its currency, with its row number', async () => {
     const rows = [
       rowOf(1, ['ID', 'Date', 'Amount']),
       rowOf(2, ['T1', { d: 45322 }, { n: '1234567.89' }]),
       rowOf(3, ['T2', { d: 45323 }, { n: '-0.005' }]),
       rowOf(4, ['T3', 'not a date', { n: '0.1' }]),
+      // =0.1+0.2 as Excel stores it, and shows, sums and exports it: 0.3.
+      rowOf(5, ['T4', { d: 45324 }, { n: '0.30000000000000004' }]),
+      rowOf(6, ['T5', { d: 45325 }, { n: '1.5E-3' }]),
     ].join('');
     const outcomes = await readOutcomes(
       feed,
       write(xlsxOf({ ...STYLES, sheets: [{ name: 'S', rows }] }), 'xlsx'),
     );
-    expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'mapped', 'rejected']);
+    expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'rejected', 'rejected', 'mapped', 'rejected']);
     expect(outcomes[0]).toMatchObject({
       kind: 'mapped',
       record: { line: 2, payload: { bookingDate: '2024-01-31', amount: 1234567.89 } },
     });
-    expect(outcomes[1]).toMatchObject({ kind: 'mapped', record: { line: 3, payload: { amount: -0.005 } } });
+    expect(outcomes[1]).toMatchObject({
+      kind: 'rejected',
+      record: {
+        line: 3,
+        code: 'INVALID_RECORD',
+        message:
+          'amount (column "Amount"): -0.005 has 3 fraction digits, more than EUR has (2); it is not rounded',
+      },
+    });
     expect(outcomes[2]).toMatchObject({
       kind: 'rejected',
       record: { line: 4, code: 'INVALID_RECORD', message: expect.stringContaining('Date') },
+    });
+    expect(outcomes[3]).toMatchObject({ kind: 'mapped', record: { line: 5, payload: { amount: 0.3 } } });
+    expect(outcomes[4]).toMatchObject({
+      kind: 'rejected',
+      record: {
+        line: 6,
+        message:
+          'amount (column "Amount"): 0.0015 has 4 fraction digits, more than EUR has (2); it is not rounded',
+      },
     });
   });
 });
@@ -286,6 +350,9 @@ describe('xlsx source keys', () => {
       decimalSeparator: '.',
       dateFormat: 'yyyy-MM-dd',
       skipRowsMatching: [],
+      maxCellBytes: 1048576,
+      maxSharedStringsBytes: 33554432,
+      maxCompressionRatio: 100,
     });
     expect(issues({ encoding: 'utf-8' })).toEqual([': Unrecognized key: "encoding"']);
     expect(issues({ delimiter: ';' })).toEqual([': Unrecognized key: "delimiter"']);
