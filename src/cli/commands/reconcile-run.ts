@@ -64,7 +64,7 @@ export async function reconcile(feedFiles: string[], flags: ReconcileFlags): Pro
           onlyLines: run.repair,
         });
         print(
-          `  repair: ${repaired.summary.state}: ${countsText(repaired.summary.counts)}\n  repair report: ${repaired.files.dir}\n`,
+          `  repair: ${repaired.summary.state}: ${countsText(repaired.summary)}\n  repair report: ${repaired.files.dir}\n`,
         );
         run = await reconcileFeed(loaded, deps);
         print(`after the repair:\n${screen(run.summary, `report: ${run.files.dir}`)}`);
