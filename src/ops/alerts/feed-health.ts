@@ -37,11 +37,13 @@ export function failingFindings(summary: RunSummary, rejectedShare: number): Fin
   const outcomes = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const unaccounted = summary.dryRun ? 0 : Math.max(0, records - outcomes);
   const failed = counts.failed + unaccounted;
-  if (failed > 0 && !stopReason)
+  if (failed > 0 && !stopReason) {
+    const causes = failureCauses(summary);
     findings.push({
       kind: 'chunk-failed',
-      message: `${failed} records failed after every retry (service errors or lost answers${unaccounted > 0 ? `; ${unaccounted} of them have no outcome because their chunk job failed for good, see the worker's log` : ''}); they are retried by the feed's next run, and nothing is created twice. If they keep failing, check the service's status and the run's report`,
+      message: `${failed} records failed ${causes ? `(${causes}` : 'after every retry (service errors or lost answers'}${unaccounted > 0 ? `; ${unaccounted} of them have no outcome because their chunk job failed for good, see the worker's log` : ''}); they are retried by the feed's next run, and nothing is created twice. If they keep failing, check the service's status and the run's report`,
     });
+  }
   if (stopReason)
     findings.push({
       kind: 'run-stopped',
@@ -53,6 +55,19 @@ export function failingFindings(summary: RunSummary, rejectedShare: number): Fin
       message: `${counts.rejected} of ${records} records (${percent(counts.rejected / records)}) were rejected, more than ${percent(rejectedShare)}: fix the rows the run's report names (line, column, what was expected); when most rows are refused, the export's layout or the feed's mapping has probably changed`,
     });
   return findings;
+}
+
+/**
+ * What the run's first failed records say, one per code ("MAX_USERS_REACHED: not sent, account …
+ * has no user slot left: …"): a failure is not always a service error after every retry (an
+ * account's user limit, an interrupt), and the alert says which. Undefined when none is known.
+ */
+function failureCauses(summary: RunSummary): string | undefined {
+  const byCode = new Map<string, string>();
+  for (const o of summary.firstErrors)
+    if (o.outcome === 'failed' && o.code && !byCode.has(o.code)) byCode.set(o.code, o.message ?? '');
+  if (byCode.size === 0) return undefined;
+  return [...byCode].map(([code, message]) => (message ? `${code}: ${message}` : code)).join('; ');
 }
 
 /** The median of the feed's last RECENT_RUNS counted runs, or undefined with fewer than MIN_RECENT_RUNS. */
