@@ -11,7 +11,20 @@ export interface Finding<K extends AlertKind = AlertKind> {
   kind: K;
   /** What happened and what the operator does about it. */
   message: string;
+  /** A stopped run's code: another cause of the same kind is news (a new alert), not "the same". */
+  cause?: string;
 }
+
+/**
+ * A failing finding as the health stores keep and compare it: its kind, with its cause when it has
+ * one ("run-stopped:INVALID_CREDENTIALS"), so a feed stopped by an unreachable auth URL and then
+ * by a refused secret is alerted twice, not "still failing the same way".
+ */
+export const failingState = (finding: Finding<FailingKind>): string =>
+  finding.cause ? `${finding.kind}:${finding.cause}` : finding.kind;
+
+/** The kind of a stored failing state. */
+export const kindOfState = (state: string): string => state.split(':')[0] ?? state;
 
 /** The drop rule compares with the median of this many recent runs, once there are enough. */
 export const RECENT_RUNS = 5;
@@ -48,6 +61,7 @@ export function failingFindings(summary: RunSummary, rejectedShare: number): Fin
     findings.push({
       kind: 'run-stopped',
       message: `the run stopped with ${stopReason.code}: ${stopReason.message}`,
+      cause: stopReason.code,
     });
   if (records > 0 && counts.rejected / records > rejectedShare)
     findings.push({
