@@ -98,7 +98,14 @@ export class TokenProvider {
         const transient = error instanceof ApiError && error.kind === 'auth' && isTransient(error, policy);
         const delay = transient ? retryDelayMs(retry + 1, policy) : undefined;
         if (delay === undefined) {
-          if (transient) this.#options.logger.error({ alert: true, err: error }, 'token endpoint failing');
+          // An expected failure: what and what to do, as the API call alerts say it; no stack.
+          if (transient) {
+            const { code, status, attempts, message } = error;
+            this.#options.logger.error(
+              { alert: true, operation: OPERATION, code, status, attempts, message: this.scrub(message) },
+              'token endpoint failing',
+            );
+          }
           throw error;
         }
         this.#options.logger.warn(

@@ -133,7 +133,7 @@ export async function syncPerAccount<P extends AccountRouted, R extends MappedRe
           (await ctx.accountStops?.stop(named, { code: error.code, message: error.message })) ?? true;
         if (first)
           ctx.logger.error(
-            { alert: true, code: error.code, tenant: group.accountId, account: named },
+            { alert: true, code: error.code, account: named, accountId: group.accountId },
             `account "${named}": ${error.message}`,
           );
         // What the group settled before the stop keeps its outcome; the rest did not stop the run.

@@ -35,6 +35,28 @@ export const REDACTED = '[REDACTED]';
 
 const WARN = 40;
 
+const isFields = (arg: unknown): arg is Record<string, unknown> =>
+  typeof arg === 'object' && arg !== null && !(arg instanceof Error) && !Array.isArray(arg);
+
+/**
+ * A log call's fields without those a child logger binds already: pino writes the bindings and
+ * the call's fields side by side, so `logger.child({ tenant }).error({ tenant })` would carry the
+ * key twice (JSON.parse keeps the last, log shippers differ). The same value is dropped; a
+ * different one is kept under `call` ({"tenant":0,…,"call":{"tenant":1001}}), never lost.
+ */
+function withoutBound(fields: Record<string, unknown>, logger: Logger): Record<string, unknown> {
+  const bound = logger.bindings();
+  let result: Record<string, unknown> | undefined;
+  for (const key of Object.keys(fields)) {
+    if (!(key in bound)) continue;
+    result ??= { ...fields };
+    const value = result[key];
+    delete result[key];
+    if (value !== bound[key]) result.call = { ...(result.call as object | undefined), [key]: value };
+  }
+  return result ?? fields;
+}
+
 /** A log call's message (or format argument) scrubbed; objects go to the serializers and redaction. */
 const scrubArg = (arg: unknown): unknown => (typeof arg === 'string' ? secrets.scrub(arg) : arg);
 
@@ -66,6 +88,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       serializers: { err: (error: unknown) => secrets.scrubDeep(pino.stdSerializers.err(error as Error)) },
       hooks: {
         logMethod(args, method, level) {
+          const [fields] = args;
+          if (isFields(fields)) args[0] = withoutBound(fields, this);
           if (level >= WARN) for (let i = 0; i < args.length; i++) args[i] = scrubArg(args[i]);
           return method.apply(this, args);
         },

@@ -19,4 +19,9 @@ export interface RecordOutcome {
   message?: string;
   /** Exact decimal amount, for control totals. */
   amount?: string;
+  /**
+   * Created by setting its period's value (plans with replaceCurrentValuesForThePeriod): whether the
+   * period held it already cannot be told, and a rerun sets it again rather than adding it twice.
+   */
+  valueSet?: true;
 }

@@ -59,8 +59,14 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
   const reconciles = new RedisReconcileStore(connection, keys, config.runRetentionMs);
   const closers: (() => Promise<unknown>)[] = [];
   /** Request starts and 429s of every worker, in the order they happened. */
-  const events: { kind: 'start' | '429' | 'paused'; at: number; operation: string; retryAfterMs?: number }[] =
-    [];
+  const events: {
+    kind: 'start' | '429' | 'paused';
+    at: number;
+    operation: string;
+    retryAfterMs?: number;
+    /** A start's: when it asked the gate (a pause stored before then must hold it back). */
+    askedAt?: number;
+  }[] = [];
 
   /**
    * A worker. `instantRetries` makes the client's retry and Retry-After waits pass at once (the
@@ -113,8 +119,9 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
           ...hooks,
           // Recorded once the gate let the request go: when requests really started.
           beforeRequest: async (start) => {
+            const askedAt = Date.now();
             await hooks.beforeRequest(start);
-            events.push({ kind: 'start', at: Date.now(), operation: start.operation });
+            events.push({ kind: 'start', at: Date.now(), operation: start.operation, askedAt });
           },
           onRateLimited: (info) => {
             events.push({

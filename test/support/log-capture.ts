@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import { createLogger } from '../../src/logging/logger.js';
+import { parseLogLine } from './log-line.js';
 
 export interface CapturedLogs {
   logger: Logger;
   /** Raw JSON lines as pino wrote them (what a log shipper would see). */
   lines: string[];
-  /** The lines parsed. */
+  /** The lines parsed; throws on a line that carries a key twice. */
   entries(): Array<Record<string, unknown>>;
 }
 
@@ -16,6 +17,6 @@ export function captureLogs(): CapturedLogs {
   return {
     logger,
     lines,
-    entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    entries: () => lines.map(parseLogLine),
   };
 }

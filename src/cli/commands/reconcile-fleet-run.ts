@@ -123,7 +123,7 @@ async function repair(
       continue;
     }
     print(
-      `  repair: ${done.summary.state}: ${countsText(done.summary.counts)}\n  repair run: ${run.runId} (erp-bridge report ${run.runId})\n`,
+      `  repair: ${done.summary.state}: ${countsText(done.summary)}\n  repair run: ${run.runId} (erp-bridge report ${run.runId})\n`,
     );
   }
 }

@@ -28,7 +28,7 @@ export async function runs(flags: RunsFlags): Promise<ExitCode> {
         );
         continue;
       }
-      const counts = summary ? countsText(summary.counts) : '';
+      const counts = summary ? countsText(summary) : '';
       process.stdout.write(
         `${meta.runId}  ${meta.startedAt}  ${summary?.state ?? 'running'}  ${counts}  ${meta.file}${summary?.target ? `  -> ${summary.target}` : ''}${meta.retryOf ? `  (retry of ${meta.retryOf})` : ''}${meta.repairOf ? `  (repair of ${meta.repairOf})` : ''}\n`,
       );

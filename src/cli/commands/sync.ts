@@ -190,7 +190,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
       const target = ` (${summary.target ?? service.target})`;
       const line = summary.dryRun
         ? `${summary.feed}: dry run, ${summary.wouldSend ?? 0} would be sent, ${c.rejected} rejected, ${c.skipped} skipped`
-        : `${summary.feed}: ${summary.state}: ${countsText(c)}`;
+        : `${summary.feed}: ${summary.state}: ${countsText(summary)}`;
       const unread = summary.interrupted?.unread
         .map((u) => `\n  not read: ${u.path} after ${positions.get(summary.feed)} ${u.readUpToLine}`)
         .join('');

@@ -43,8 +43,9 @@ const AMBIGUOUS_ADD =
  * no externalId and no read by which to check them, so:
  * - with replaceCurrentValuesForThePeriod (the feed default, set on each payload by the mapper) a
  *   value replaces the period's value: reruns and resends are harmless, and every sent record is
- *   reported created, 'value set for the period (replace)' — also on a rerun that changed nothing,
- *   which cannot be told without a read;
+ *   reported created with `valueSet`, 'value set for the period (replace)' — also on a rerun that
+ *   changed nothing, which cannot be told without a read (the run's counts say "set", not
+ *   "created", so a rerun does not read like duplicates);
  * - two replacing records for the same category, scenario, period and date in one chunk would let
  *   the second silently win: the second is rejected (DUPLICATE_IN_SOURCE);
  * - a 400 or 404 (CATEGORY_NOT_FOUND, SCENARIO_NOT_FOUND) naming items by index rejects those
@@ -106,7 +107,9 @@ function applyAnswer(
     out.settle(record, {
       outcome: 'created',
       serviceId: response.planIds[i],
-      message: replaces(record) ? 'value set for the period (replace)' : 'value added to the period',
+      ...(replaces(record)
+        ? { message: 'value set for the period (replace)', valueSet: true }
+        : { message: 'value added to the period' }),
     });
   });
   return [];

@@ -31,7 +31,7 @@ function noUserSlotLeft(error: unknown): RunStopError | undefined {
   if (!(error instanceof ApiError) || error.serviceCode !== 'MAX_USERS_REACHED') return undefined;
   return new RunStopError(
     'MAX_USERS_REACHED',
-    `${error.message} — the customer's subscription has no user slot left: delete a user or book a user add-on in the service, then run again (the users not sent yet are created then)`,
+    `${error.message} — the user limit of the customer's plan is reached (no user slot left): delete a user or book a user add-on in the service, then run again (the users not sent yet are created then)`,
     1,
   );
 }

@@ -8,11 +8,13 @@ import {
   type FailingKind,
   type Finding,
   failingFindings,
+  failingState,
+  kindOfState,
   recordCountDrop,
   recordsRead,
   STALE_KIND,
 } from './feed-health.js';
-import type { FeedHealthStore } from './health-store.js';
+import { type FeedHealthStore, isFailingKind } from './health-store.js';
 import { type AlertMetrics, type AlertNotice, countNotice, logNotice } from './notice.js';
 import { transitionOf } from './transitions.js';
 import { WebhookSink } from './webhook-sink.js';
@@ -55,7 +57,7 @@ export class FeedAlerts implements RunAlerts, FreshnessAlerts {
       : undefined;
     const previous = await store.update(summary.feed, {
       runId: summary.runId,
-      failing: failing.map((f) => f.kind),
+      failing: failing.map(failingState),
       ...(counted ? { volume: { dropped: drop !== undefined, records } } : {}),
     });
     metrics?.feedFailing.set({ feed: summary.feed }, failing.length > 0 ? 1 : 0);
@@ -88,10 +90,13 @@ export class FeedAlerts implements RunAlerts, FreshnessAlerts {
     return this.#webhook?.close(waitMs) ?? Promise.resolve();
   }
 
-  #failingChanged(summary: RunSummary, previous: FailingKind[], now: Finding<FailingKind>[]): void {
+  #failingChanged(summary: RunSummary, previousStates: string[], now: Finding<FailingKind>[]): void {
     const feed = `feed ${summary.feed} (account ${summary.accountId})`;
     const kinds = now.map((f) => f.kind);
-    switch (transitionOf(previous, kinds)) {
+    // Kinds as the notices name them; the states (kind and cause) decide whether it changed.
+    const previous = [...new Set(previousStates.map(kindOfState))].filter(isFailingKind);
+    const was = previousStates.map((state) => state.replace(':', ' with ')).join(', ');
+    switch (transitionOf(previousStates, now.map(failingState))) {
       case 'raised':
         return this.#notify(summary, 'alert', kinds, `${feed} is failing: ${messages(now)}`);
       case 'changed':
@@ -99,7 +104,7 @@ export class FeedAlerts implements RunAlerts, FreshnessAlerts {
           summary,
           'alert',
           kinds,
-          `${feed} is failing differently (was ${previous.join(', ')}): ${messages(now)}`,
+          `${feed} is failing differently (was ${was}): ${messages(now)}`,
         );
       case 'resolved':
         return this.#notify(

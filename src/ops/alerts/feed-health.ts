@@ -13,7 +13,20 @@ export interface Finding<K extends AlertKind = AlertKind> {
   kind: K;
   /** What happened and what the operator does about it. */
   message: string;
+  /** A stopped run's code: another cause of the same kind is news (a new alert), not "the same". */
+  cause?: string;
 }
+
+/**
+ * A failing finding as the health stores keep and compare it: its kind, with its cause when it has
+ * one ("run-stopped:INVALID_CREDENTIALS"), so a feed stopped by an unreachable auth URL and then
+ * by a refused secret is alerted twice, not "still failing the same way".
+ */
+export const failingState = (finding: Finding<FailingKind>): string =>
+  finding.cause ? `${finding.kind}:${finding.cause}` : finding.kind;
+
+/** The kind of a stored failing state. */
+export const kindOfState = (state: string): string => state.split(':')[0] ?? state;
 
 /** The drop rule compares with the median of this many recent runs, once there are enough. */
 export const RECENT_RUNS = 5;
@@ -39,15 +52,18 @@ export function failingFindings(summary: RunSummary, rejectedShare: number): Fin
   const outcomes = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const unaccounted = summary.dryRun ? 0 : Math.max(0, records - outcomes);
   const failed = counts.failed + unaccounted;
-  if (failed > 0 && !stopReason)
+  if (failed > 0 && !stopReason) {
+    const causes = failureCauses(summary);
     findings.push({
       kind: 'chunk-failed',
-      message: `${failed} records failed after every retry (service errors or lost answers${unaccounted > 0 ? `; ${unaccounted} of them have no outcome because their chunk job failed for good, see the worker's log` : ''}); they are retried by the feed's next run, and nothing is created twice. If they keep failing, check the service's status and the run's report`,
+      message: `${failed} records failed ${causes ? `(${causes}` : 'after every retry (service errors or lost answers'}${unaccounted > 0 ? `; ${unaccounted} of them have no outcome because their chunk job failed for good, see the worker's log` : ''}); they are retried by the feed's next run, and nothing is created twice. If they keep failing, check the service's status and the run's report`,
     });
+  }
   if (stopReason)
     findings.push({
       kind: 'run-stopped',
       message: `the run stopped with ${stopReason.code}: ${stopReason.message}`,
+      cause: stopReason.code,
     });
   if (records > 0 && counts.rejected / records > rejectedShare)
     findings.push({
@@ -55,6 +71,19 @@ export function failingFindings(summary: RunSummary, rejectedShare: number): Fin
       message: `${counts.rejected} of ${records} records (${percent(counts.rejected / records)}) were rejected, more than ${percent(rejectedShare)}: fix the rows the run's report names (line, column, what was expected); when most rows are refused, the export's layout or the feed's mapping has probably changed`,
     });
   return findings;
+}
+
+/**
+ * What the run's first failed records say, one per code ("MAX_USERS_REACHED: not sent, account …
+ * has no user slot left: …"): a failure is not always a service error after every retry (an
+ * account's user limit, an interrupt), and the alert says which. Undefined when none is known.
+ */
+function failureCauses(summary: RunSummary): string | undefined {
+  const byCode = new Map<string, string>();
+  for (const o of summary.firstErrors)
+    if (o.outcome === 'failed' && o.code && !byCode.has(o.code)) byCode.set(o.code, o.message ?? '');
+  if (byCode.size === 0) return undefined;
+  return [...byCode].map(([code, message]) => (message ? `${code}: ${message}` : code)).join('; ');
 }
 
 /** The median of the feed's last RECENT_RUNS counted runs, or undefined with fewer than MIN_RECENT_RUNS. */

@@ -1,10 +1,11 @@
-import { FAILING_KINDS, type FailingKind, RECENT_RUNS } from './feed-health.js';
+import { FAILING_KINDS, type FailingKind, kindOfState, RECENT_RUNS } from './feed-health.js';
 import { kindsKey } from './transitions.js';
 
 /** What a finished run sets in its feed's state. */
 export interface HealthUpdate {
   runId: string;
-  failing: readonly FailingKind[];
+  /** The failing states (failingState: kind, or kind:cause). */
+  failing: readonly string[];
   /**
    * Counted runs only: whether the drop rule fired, and the run's record count for the next
    * runs' median. Retry runs (only the failed lines of a file) leave both alone.
@@ -14,7 +15,8 @@ export interface HealthUpdate {
 
 /** The feed's state before the update. */
 export interface PreviousHealth {
-  failing: FailingKind[];
+  /** The failing states it had (failingState). */
+  failing: string[];
   dropped: boolean;
 }
 
@@ -34,8 +36,9 @@ export interface FeedHealthStore {
 export const isFailingKind = (kind: string): kind is FailingKind =>
   (FAILING_KINDS as readonly string[]).includes(kind);
 
-/** The failing kinds of a stored key (unknown kinds, e.g. of a newer version, are dropped). */
-export const parseKinds = (key: string): FailingKind[] => key.split(',').filter(isFailingKind);
+/** The failing states of a stored key (those of unknown kinds, e.g. of a newer version, are dropped). */
+export const parseKinds = (key: string): string[] =>
+  key.split(',').filter((state) => isFailingKind(kindOfState(state)));
 
 interface FeedEntry {
   failing: string;

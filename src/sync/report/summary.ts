@@ -46,6 +46,8 @@ export interface RunSummary {
   durationMs?: number;
   files: ReportedFile[];
   counts: Record<Outcome, number>;
+  /** Of the `created`, how many set a period's value (replace mode): a rerun sets them again. */
+  valuesSet?: number;
   controlTotals: Record<Outcome, ControlTotal> & { all: ControlTotal };
   /** The first problems (rejected/failed), enough to act on without opening the full report. */
   firstErrors: RecordOutcome[];
@@ -83,9 +85,11 @@ export class RunTally {
     DecimalSum
   >;
   readonly firstErrors: RecordOutcome[] = [];
+  #valuesSet = 0;
 
   add(outcome: RecordOutcome): void {
     this.counts[outcome.outcome]++;
+    if (outcome.valueSet && outcome.outcome === 'created') this.#valuesSet++;
     if (outcome.amount !== undefined) {
       // The overall sum is folded from these at the end: one exact addition per record, not two.
       this.sums[outcome.outcome].add(outcome.amount);
@@ -104,6 +108,10 @@ export class RunTally {
 
   countsSnapshot(): Record<Outcome, number> {
     return { ...this.counts };
+  }
+
+  get valuesSet(): number {
+    return this.#valuesSet;
   }
 
   controlTotals(): RunSummary['controlTotals'] {
@@ -153,6 +161,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     durationMs: input.finishedAt - input.startedAt,
     files: input.files,
     counts: tally.countsSnapshot(),
+    ...(tally.valuesSet > 0 ? { valuesSet: tally.valuesSet } : {}),
     controlTotals: tally.controlTotals(),
     firstErrors: tally.firstErrors,
     ...(stop

@@ -55,6 +55,23 @@ describe('erp-bridge reconcile', () => {
     expect(invoice.openAmount).toBe(5950);
   }, 60_000);
 
+  it('--repair names each record it could not change, why, and what to do (a transaction edited in the service)', async () => {
+    const feeds = [demo('tenant-bank')];
+    const synced = await cli('sync', [demo('tenants'), ...feeds, '--no-progress']);
+    expect(synced.code, synced.stderr).toBe(0);
+    const tenant = [...sandbox().runtime.state.accounts.values()].find((a) => a.externalId === 'nordwind');
+    const tx = [...(tenant?.transactions.values() ?? [])].flat().find((t) => t.externalId === 'NW-2026-0002');
+    if (!tx) throw new Error('the demo transaction was not synced');
+    tx.amount += 1;
+
+    const repaired = await cli('reconcile', [...feeds, '--repair']);
+    expect(repaired.code, repaired.stdout).toBe(4);
+    expect(repaired.stdout).toContain('repair: completed: 0 created, 0 updated, 1 skipped');
+    expect(repaired.stdout).toMatch(
+      /not changed: \S*nordwind-bank\.csv:3 NW-2026-0002: skipped: already in the service\n {4}what to do: the partner API has no update for bank transactions: change it in the service by hand/,
+    );
+  }, 60_000);
+
   it('exit 2 for a kind it does not reconcile or a missing setting, exit 3 for an unreachable service', async () => {
     const plans = await cli('reconcile', [demo('plans')]);
     expect(plans.code).toBe(2);

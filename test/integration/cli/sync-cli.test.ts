@@ -200,6 +200,20 @@ describe('erp-bridge sync', () => {
     expect(readdirSync(ran.reportDir).filter((entry) => entry.startsWith('.'))).toEqual([]);
   }, 30_000);
 
+  it('says a rerun of replace-mode plans set the values again, not that it created them again', async () => {
+    const first = await sync([demo('plans')], partnerEnv());
+    const again = await sync([demo('plans')], partnerEnv());
+    const [summary] = summaries(again.reportDir);
+    const set = summary?.counts.created ?? 0;
+    expect(set).toBeGreaterThan(0);
+    for (const ran of [first, again]) {
+      expect(ran.stdout).toContain(
+        `0 created, ${set} set for their period (replacing what it held: a rerun sets them again, never twice)`,
+      );
+    }
+    expect(summary?.valuesSet).toBe(set);
+  }, 30_000);
+
   it('provisions a tenant from CSV in one sync: accounts first, then users and categories naming them', async () => {
     // The accounts feed is listed last on purpose: sync runs it before the feeds that need its accounts.
     const ran = await sync(

@@ -203,7 +203,16 @@ describe('token acquisition', () => {
       expect(error).toMatchObject({ kind: 'auth', code: 'AUTH_UNREACHABLE' });
       expect(error.message).toMatch(/cannot reach the authorization server .*check PARTNER_AUTH_URL/);
       expect(fx.clock.sleeps).toEqual([1_000, 2_000, 4_000]);
-      expect(fx.logs.entries().some((e) => e.alert === true && e.level === 'error')).toBe(true);
+      const errors = fx.logs.lines.filter((line) => JSON.parse(line).level === 'error');
+      expect(errors).toHaveLength(1);
+      // An expected failure: what happened and what to do, without a stack trace.
+      expect(JSON.parse(errors[0] ?? '{}')).toMatchObject({
+        alert: true,
+        code: 'AUTH_UNREACHABLE',
+        attempts: 4,
+        message: expect.stringMatching(/check PARTNER_AUTH_URL/),
+      });
+      expect(errors[0]).not.toMatch(/"stack"|\\n\s+at /);
     } finally {
       await client.close();
     }

@@ -144,45 +144,51 @@ describe('shutdown past the grace period', () => {
 
 describe('fairness', () => {
   it('a small tenant queued behind a big one finishes long before it: waiting chunks hold no worker slot', async () => {
-    // Slow answers: the big run takes many rounds of its limit of 2 chunks.
+    // Slow answers: the big run takes many rounds of its limit of 1 chunk.
     world.faults({ latency: { ms: 100, jitterMs: 0 } });
     const fleet = world.start();
     const big = transactionsExport({
       rows: 20_000,
       name: 'fleet-fair-big',
       accountId: 1001,
-      concurrency: 2,
+      concurrency: 1,
       invalidRows: [],
       excludedRows: [],
     });
     const small = transactionsExport({
-      rows: 1_000,
+      rows: 200,
       name: 'fleet-fair-small',
       accountId: 1002,
       concurrency: 2,
       invalidRows: [],
       excludedRows: [],
     });
-    // Three chunk slots in all: two for the big tenant's limit, one left. Two things keep the big
+    // Two chunk slots in all: one for the big tenant's limit, one left. Two things keep the big
     // tenant from starving the small one, and either suffices: its chunks without a tenant slot
     // step aside to the delayed set (they hold no worker slot), and its import queues only a few
-    // chunks at a time. With both removed (blocking slot waits, no backpressure) the small run
-    // finishes after all 20 big chunks and this test fails (checked).
-    fleet.worker(3);
+    // chunks at a time. With both removed (blocking slot waits, no backpressure) the small run's
+    // bulk comes after 18 to 20 of the 20 big ones, against about 5 with them, also with the
+    // other core busy (checked).
+    fleet.worker(2);
     const [bigRun] = await fleet.enqueue(big.feedFile);
     // The small export arrives once the big run is under way.
     while (world.requests().filter((r) => r.operation === 'createTransactionsBulk').length < 2)
       await new Promise((resolve) => setTimeout(resolve, 20));
     const [smallRun] = await fleet.enqueue(small.feedFile);
     const smallSummary = await fleet.finished(String(smallRun?.runId), 30_000);
-    expect(smallSummary.counts.created).toBe(1_000);
-    const bigBulksSoFar = world
-      .requests()
-      .filter((r) => r.operation === 'createTransactionsBulk' && r.accountId === 1001).length;
-    // The big run has most of its 20 chunks still to go when the small one is done.
-    expect(bigBulksSoFar).toBeLessThan(12);
+    expect(smallSummary.counts.created).toBe(200);
     const bigSummary = await fleet.finished(String(bigRun?.runId), 60_000);
     expect(bigSummary.counts.created).toBe(20_000);
+    // Judged from the sandbox's recorded arrival times, not from when this test got to look (on a
+    // loaded machine polling for the small run's end lets the big run go on): the big bulks that
+    // arrived before the small run's last bulk was answered.
+    const bulks = world.requests().filter((r) => r.operation === 'createTransactionsBulk');
+    const smallDoneAt = Math.max(...bulks.filter((r) => r.accountId === 1002).map((r) => r.doneAt));
+    const bigBulks = bulks.filter((r) => r.accountId === 1001);
+    expect(bigBulks).toHaveLength(20);
+    const bigBefore = bigBulks.filter((r) => r.at < smallDoneAt).length;
+    // The big run has at least half of its chunks still to go when the small one is done.
+    expect(bigBefore).toBeLessThanOrEqual(10);
     expect(Date.parse(String(smallSummary.finishedAt))).toBeLessThan(
       Date.parse(String(bigSummary.finishedAt)),
     );
@@ -193,33 +199,41 @@ describe('429 Retry-After', () => {
   it('pauses every worker: no request starts until the pause has passed', async () => {
     const fleet = world.start();
     const exp = transactionsExport({
-      rows: 4_000,
+      rows: 6_000,
       name: 'fleet-d',
       invalidRows: [],
       excludedRows: [],
       concurrency: 2,
     });
+    // Slow answers keep the run's other chunks asking the gate while the pause holds, also when a
+    // loaded machine stores the pause late.
     world.faults({
+      latency: { ms: 100, jitterMs: 0 },
       script: [{ op: 'createTransactionsBulk', fault: '429', times: 1, retryAfterSeconds: 2 }],
     });
     fleet.worker(2);
     fleet.worker(2);
     const [run] = await fleet.enqueue(exp.feedFile);
     const summary = await fleet.finished(String(run?.runId));
-    expect(summary.counts.created).toBe(4_000);
+    expect(summary.counts.created).toBe(6_000);
     const limited = fleet.events.filter((e) => e.kind === '429');
     expect(limited).toHaveLength(1);
     const answeredAt = limited[0]?.at ?? 0;
-    const paused = fleet.events.find((e) => e.kind === 'paused');
-    // The pause holds from the moment it is stored in Redis. A request whose gate check ran just
-    // before that cannot be recalled, and on a loaded machine its start may be noted late, so the
-    // window checked starts 250 ms after the pause was stored: any worker ignoring the pause
-    // would start requests in it (the run keeps four chunks busy).
-    const pausedAt = (paused?.at ?? Number.NaN) + 250;
-    expect(pausedAt - answeredAt).toBeLessThan(500);
+    const pausedAt = fleet.events.find((e) => e.kind === 'paused')?.at ?? Number.NaN;
     const until = answeredAt + 2_000;
+    // Stored after the 429 and before it ran out: otherwise the window below proves nothing.
+    expect(pausedAt).toBeGreaterThanOrEqual(answeredAt);
+    expect(pausedAt).toBeLessThan(until);
+    // Judged by when each request asked the gate, not by when a clock was read after it let the
+    // request go (on a loaded machine that reading comes late): a request that asked before the
+    // pause was stored may still go; one that asked after it must wait until the pause has passed
+    // (50 ms for timers). A worker ignoring the pause starts the run's other chunks in it.
     const starts = fleet.events.filter((e) => e.kind === 'start');
-    expect(starts.filter((e) => e.at > pausedAt && e.at < until - 50)).toEqual([]);
+    const askedInPause = starts.filter(
+      (e) => (e.askedAt ?? Number.NaN) > pausedAt && (e.askedAt ?? 0) < until,
+    );
+    expect(askedInPause.length).toBeGreaterThan(0);
+    expect(askedInPause.filter((e) => e.at < until - 50)).toEqual([]);
     expect(starts.filter((e) => e.at >= until - 50).length).toBeGreaterThan(0);
   });
 });

@@ -71,15 +71,17 @@ describe('a worker process', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
   it('stopped (SIGTERM) mid-run exits 0 within the grace period after finishing its chunk', async () => {
     const { fleet, workers, run } = await runUnderWay('mp-term');
     const { process: leaving } = await firstLogOf(workers, answered('checkTransactionsExist'), 10_000);
-    const stoppedAt = Date.now();
     leaving.child.kill('SIGTERM');
     expect(await leaving.exited, leaving.describe()).toEqual({ code: 0, signal: null });
-    // ERP_BRIDGE_SHUTDOWN_GRACE_S is 5; closing the connections takes a moment more.
-    expect(Date.now() - stoppedAt).toBeLessThan(6_500);
     const shutdown = leaving.entries.findIndex(
       (e) => e.msg === 'shutting down: no new jobs, finishing in-flight ones',
     );
     expect(shutdown, leaving.describe()).toBeGreaterThanOrEqual(0);
+    // Within ERP_BRIDGE_SHUTDOWN_GRACE_S (5), by the worker's own log times: the time this test
+    // sees the exit also holds the process's teardown and, on a loaded machine, much waiting.
+    const loggedAt = (entry: { time?: unknown } | undefined) => Date.parse(String(entry?.time));
+    const took = loggedAt(leaving.logged('worker stopped')[0]) - loggedAt(leaving.entries[shutdown]);
+    expect(took, leaving.describe()).toBeLessThan(5_000);
     // The chunk in flight was finished, not abandoned: its bulk create was answered after SIGTERM.
     expect(leaving.entries.slice(shutdown).some(answered('createTransactionsBulk')), leaving.describe()).toBe(
       true,

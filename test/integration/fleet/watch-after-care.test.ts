@@ -143,9 +143,14 @@ describe('two `erp-bridge scheduler` processes watching one feed (every second)'
       const third = join(exp.dir, 'umsaetze-3.csv');
       writeFileSync(third, readFileSync(exp.file));
       await until([exp.file, second, third].sort());
-      const enqueuedLines = schedulers.flatMap((s) =>
-        s.logged('import run enqueued').map((e) => String(e.file)),
-      );
+      // The schedulers' log lines reach this process after the runs are stored (later still on a
+      // loaded machine): wait for three, then check there are exactly those.
+      const enqueued = () =>
+        schedulers.flatMap((s) => s.logged('import run enqueued').map((e) => String(e.file)));
+      const logDeadline = Date.now() + 30_000;
+      while (enqueued().length < 3 && Date.now() < logDeadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      const enqueuedLines = enqueued();
       expect(enqueuedLines.sort()).toEqual([exp.file, second, third].sort());
       expect(await runsOf()).toEqual([exp.file, second, third].sort());
     },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../../src/contract/index.js';
+import { failingFindings } from '../../../src/ops/alerts/feed-health.js';
 import type { AccountRecord, SandboxState } from '../../../src/sandbox/state.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { captureLogs } from '../../support/log-capture.js';
@@ -203,6 +204,12 @@ describe('provisioning a tenant from CSV through the in-process runner', () => {
     ).toBe(1);
     const alerts = logs.entries().filter((e) => e.alert === true && e.code === 'MAX_USERS_REACHED');
     expect(alerts).toHaveLength(1);
+    // The feed's health alert says what happened: the plan's user limit, not a service error.
+    const [failing] = failingFindings(run.summary, 1);
+    expect(failing?.message).toMatch(
+      /^1001 records failed \(MAX_USERS_REACHED: .*the user limit of the customer's plan is reached/,
+    );
+    expect(failing?.message).not.toContain('service errors or lost answers');
   });
 
   it('random 500s, resets and lost answers on creates and listings: nothing created twice, all there in the end', async () => {

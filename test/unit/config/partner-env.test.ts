@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
 import { loadPartnerConfig, PartnerConfigError } from '../../../src/config/partner-env.js';
@@ -163,5 +164,15 @@ describe('loadPartnerConfig', () => {
     });
     expect(error.message).not.toContain(SECRET);
     expect(JSON.stringify(error.problems)).not.toContain(SECRET);
+  });
+});
+
+describe("the README's troubleshooting row", () => {
+  it('quotes the message a missing PARTNER_API_URL really gives', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const quoted = /^\| exit 2, `(PARTNER_API_URL [^`]*?) …` \|/m.exec(readme)?.[1];
+    expect(quoted).toBeDefined();
+    const { PARTNER_API_URL: _, ...withoutUrl } = valid;
+    expect(configError(withoutUrl).message).toContain(quoted);
   });
 });

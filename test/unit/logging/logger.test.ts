@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, REDACTED } from '../../../src/logging/logger.js';
+import { captureLogs } from '../../support/log-capture.js';
+import { parseLogLine, topLevelKeys } from '../../support/log-line.js';
 
 function capture() {
   const lines: string[] = [];
@@ -63,5 +65,33 @@ describe('createLogger', () => {
     const lines: string[] = [];
     createLogger({ level: 'silent', destination: { write: (l: string) => lines.push(l) } }).error('x');
     expect(lines).toEqual([]);
+  });
+});
+
+describe('createLogger: a key bound by a child logger and given by a call is written once', () => {
+  it('drops a field the child binds with the same value, and keeps a different one under call', () => {
+    const logs = captureLogs();
+    const chunk = logs.logger.child({ runId: 'r1', tenant: 0 });
+    chunk.error({ tenant: 0, code: 'X' }, 'same');
+    chunk.error({ alert: true, tenant: 1001 }, 'different');
+    expect(logs.lines.map((line) => topLevelKeys(line).filter((key) => key === 'tenant'))).toEqual([
+      ['tenant'],
+      ['tenant'],
+    ]);
+    expect(logs.entries()).toMatchObject([
+      { tenant: 0, code: 'X', msg: 'same' },
+      { tenant: 0, alert: true, call: { tenant: 1001 }, msg: 'different' },
+    ]);
+  });
+});
+
+describe('parseLogLine (test support)', () => {
+  it('refuses a line with a top-level key twice, not a key repeated in a nested object', () => {
+    expect(() => parseLogLine('{"a":1,"t":0,"b":{"t":2},"t":3}')).toThrow(/key\(s\) t twice/);
+    expect(parseLogLine('{"a":"x\\":","t":0,"b":{"t":2,"c":[{"t":1}]}}')).toEqual({
+      a: 'x":',
+      t: 0,
+      b: { t: 2, c: [{ t: 1 }] },
+    });
   });
 });

@@ -91,6 +91,21 @@ describe('FeedAlerts: one notice per change of a feed’s state', () => {
     expect(await w.failing('acme')).toBe(0);
   });
 
+  it('alerts again when a stopped feed stops for another reason: a refused secret after a dead auth URL', async () => {
+    const w = world();
+    const deadAuth = { code: 'AUTH_UNREACHABLE', message: 'check PARTNER_AUTH_URL' };
+    const badSecret = { code: 'INVALID_CREDENTIALS', message: 'check PARTNER_CLIENT_SECRET' };
+    await w.alerts.runFinished(summaryOf({ feed: 'acme', failed: 5, stop: deadAuth }));
+    await w.alerts.runFinished(summaryOf({ feed: 'acme', failed: 5, stop: deadAuth }));
+    await w.alerts.runFinished(summaryOf({ feed: 'acme', failed: 5, stop: badSecret, runId: 'r3' }));
+    const alerts = w.logs.entries().filter((e) => e.alert === true);
+    expect(alerts.map((e) => e.kinds)).toEqual([['run-stopped'], ['run-stopped']]);
+    expect(alerts[1]).toMatchObject({ runId: 'r3', event: 'alert' });
+    expect(alerts[1]?.msg).toMatch(
+      /is failing differently \(was run-stopped with AUTH_UNREACHABLE\): the run stopped with INVALID_CREDENTIALS: check PARTNER_CLIENT_SECRET/,
+    );
+  });
+
   it('logs a repeat at info without alert: true, and sets the failing gauge on every run', async () => {
     const w = world();
     await w.alerts.runFinished(summaryOf({ feed: 'acme', failed: 1, runId: 'r1' }));

@@ -63,10 +63,16 @@ describe('failingFindings: what makes a finished run’s feed failing', () => {
     expect(stopped?.message).toContain('MAX_BANK_ACCOUNTS_REACHED');
     expect(stopped?.message).toContain('book an add-on');
     const [failed] = failingFindings(summaryOf({ created: 7, failed: 3 }), 0.1);
-    expect(failed?.message).toMatch(/^3 records failed after every retry/);
+    // The failed records' codes (the helper's records fail with code X, no message) say why.
+    expect(failed?.message).toMatch(/^3 records failed \(X\); they are retried by the feed's next run/);
     const [lost] = failingFindings(summaryOf({ created: 7, failed: 1, unaccounted: 2 }), 0.1);
     expect(lost?.message).toMatch(
-      /^3 records failed after every retry \(.*; 2 of them have no outcome because their chunk job failed for good/,
+      /^3 records failed \(X; 2 of them have no outcome because their chunk job failed for good/,
+    );
+    // With no failed record to name (only chunk jobs failed for good): after every retry.
+    const [unknown] = failingFindings(summaryOf({ created: 7, unaccounted: 2 }), 0.1);
+    expect(unknown?.message).toMatch(
+      /^2 records failed after every retry \(service errors or lost answers; 2 of them/,
     );
     const [rejected] = failingFindings(summaryOf({ created: 3, rejected: 1 }), 0.1);
     expect(rejected?.message).toMatch(/^1 of 4 records \(25 %\) were rejected, more than 10 %/);
