@@ -5,7 +5,7 @@ import { decodeStream, READ_CHUNK_BYTES } from './decode.js';
 import type { ByteWatch } from './encoding-inspect.js';
 import { cellOf } from './field-plan.js';
 import { FileStopError } from './file-stop.js';
-import { readSource, readSourceBytes } from './formats/registry.js';
+import { hasFixedDates, readSource, readSourceBytes } from './formats/registry.js';
 import type { FormatReading } from './formats/source-format.js';
 import { type ExportFile, readChunks } from './locations/export-file.js';
 import type { ColumnRef, Columns, SourceRow } from './row.js';
@@ -81,6 +81,7 @@ class CandidateWatch implements ByteWatch {
 
 /** The check for a feed whose mapping reads dates from columns; undefined when it reads none. */
 export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
+  if (hasFixedDates(feed.source.format)) return undefined;
   const columns = dateColumns(feed);
   if (columns.length === 0) return undefined;
   const dates = swappedDates(feed.source.dateFormat);

@@ -11,5 +11,6 @@ export const datevFormat: SourceFormat<typeof DatevSource> = {
   schema: DatevSource,
   read: readDatev,
   position: 'line',
+  fixedDates: true,
   docs: 'DATEV EXTF "Buchungsstapel" (booking batch, format category 21): line 1 the meta header, line 2 the column names, every further line a booking, with the added cells `signedAmount`, `documentDate` and `currency`',
 };

@@ -14,6 +14,7 @@ export const mt940Format: SourceFormat<typeof Mt940Source> = {
   schema: Mt940Source,
   read: readMt940,
   position: 'line',
+  fixedDates: true,
   docs: 'SWIFT MT940 statements and MT942 interim reports (with or without SWIFT blocks): each `:61:` entry with its `:86:` is a record, counted at the line of its `:61:`',
   routeCells: { account: 'account', currency: 'currency' },
   defaultMapping: statementTransactions('bankReference'),

@@ -57,10 +57,20 @@ type SourceOf<F extends SourceFormatName> = Extract<Source, { format: F }>;
  */
 const BY_NAME: { [F in SourceFormatName]: Entry<SourceOf<F>> } = SOURCE_FORMATS;
 
-type Entry<S> = { position: PositionUnit; defaultMapping?: DefaultMapping; routeCells?: RouteCells } & (
+type Entry<S> = {
+  position: PositionUnit;
+  defaultMapping?: DefaultMapping;
+  routeCells?: RouteCells;
+  fixedDates?: true;
+} & (
   | { input?: 'text'; read: FormatReader<S> }
   | { input: 'bytes'; read: BytesReader<S> }
 );
+
+/** Whether the format's reader writes every date from a fixed layout (no `dateFormat` to contradict). */
+export function hasFixedDates(format: SourceFormatName): boolean {
+  return BY_NAME[format].fixedDates === true;
+}
 
 /** Whether the format reads decoded text (encoding pass, strict decode) or the raw file. */
 export function inputOf(format: SourceFormatName): 'text' | 'bytes' {

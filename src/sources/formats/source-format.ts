@@ -86,6 +86,11 @@ interface FormatEntry<Schema extends FormatSchema> {
   readonly defaultMapping?: DefaultMapping;
   /** Bank formats: the cells that name each row's statement account. */
   readonly routeCells?: RouteCells;
+  /**
+   * The reader writes every date itself from the format's fixed layout (MT940's YYMMDD, camt's
+   * ISO dates, DATEV's DDMM): no declared `dateFormat` to contradict, so no date-format check.
+   */
+  readonly fixedDates?: true;
 }
 
 /** A format read as text: its schema has `encoding` (textSourceKeys), its reader decoded text. */

@@ -137,3 +137,19 @@ describe('an xlsx workbook whose text date cells contradict the declared format'
     expect(outcomes.map((o) => o.kind)).toEqual(['mapped', 'mapped']);
   });
 });
+
+describe('formats whose reader writes the dates itself', () => {
+  it('MT940, camt and DATEV take no date-format check (nothing to contradict, no second read); csv does', () => {
+    const statement = (format: string) =>
+      Feed.parse({
+        name: 'statements',
+        accountId: 1001,
+        kind: 'transactions',
+        source: { path: 'x', format },
+        bankAccount: { externalId: 'main', accountName: 'Main', bankName: 'Bank' },
+      });
+    expect(dateFormatCheck(statement('mt940'))).toBeUndefined();
+    expect(dateFormatCheck(statement('camt'))).toBeUndefined();
+    expect(dateFormatCheck(feed('dd.MM.yyyy'))).toBeDefined();
+  });
+});
