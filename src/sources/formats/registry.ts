@@ -62,10 +62,7 @@ type Entry<S> = {
   defaultMapping?: DefaultMapping;
   routeCells?: RouteCells;
   fixedDates?: true;
-} & (
-  | { input?: 'text'; read: FormatReader<S> }
-  | { input: 'bytes'; read: BytesReader<S> }
-);
+} & ({ input?: 'text'; read: FormatReader<S> } | { input: 'bytes'; read: BytesReader<S> });
 
 /** Whether the format's reader writes every date from a fixed layout (no `dateFormat` to contradict). */
 export function hasFixedDates(format: SourceFormatName): boolean {
