@@ -5,7 +5,7 @@ import { decodeStream, READ_CHUNK_BYTES } from './decode.js';
 import type { ByteWatch } from './encoding-inspect.js';
 import { cellOf } from './field-plan.js';
 import { FileStopError } from './file-stop.js';
-import { hasFixedDates, readSource, readSourceBytes } from './formats/registry.js';
+import { hasFixedDates, rawTextOf, readSource, readSourceBytes } from './formats/registry.js';
 import type { FormatReading } from './formats/source-format.js';
 import { type ExportFile, readChunks } from './locations/export-file.js';
 import type { ColumnRef, Columns, SourceRow } from './row.js';
@@ -27,8 +27,10 @@ import { contradicts, type SwappedDates, swappedDates } from './values/date-swap
  *    date columns alone (the candidate may be free text, "Rechnung vom 13.01.2026") and stops the
  *    file at the second contradicting value (or the end), naming column, formats and lines.
  *
- * UTF-16 files skip step 1 (their bytes are no ASCII text) and always take step 2, as do bytes
- * formats (xlsx).
+ * UTF-16 files skip step 1 (their bytes are no ASCII text) and always take step 2. A bytes format
+ * (xlsx) gets step 1 from its stored text (the workbook's XML parts inflated, not parsed: its text
+ * cells are shared or inline strings there; its date cells are serial numbers, which cannot
+ * match), unless a text cell is rich text (`<r>` runs may split a date: step 2 then).
  */
 export interface DateFormatCheck {
   /** Passed to the encoding pass (openCheckedText). */
@@ -100,12 +102,37 @@ export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
         bytes.destroy();
       });
     },
-    checkBytes: (file) => {
+    checkBytes: async (file) => {
       const input = { path: file.path, location: file.location, countRead: () => {} };
+      if (await rawTextClear(rawTextOf(feed.source.format, feed.source, file.name, input), dates.candidates))
+        return undefined;
       const reading = readSourceBytes(feed.source.format, feed.source, file.name, input);
       return contradiction(feed, file.name, reading, columns, dates);
     },
   };
+}
+
+/** A rich-text run of a workbook's text cell: a date may be split over runs, so no scan can clear it. */
+const RICH_TEXT_RUN = /<(?:\w+:)?r>/;
+
+/**
+ * Step 1 over a bytes format's stored text: true when all of it was seen and no text in the shape
+ * of a contradiction (nor a rich-text run) is in it. Anything else — no stored text, a cap passed,
+ * a broken part — is no clearance: step 2 reads the file and meets the same problem as the reader.
+ */
+async function rawTextClear(text: AsyncIterable<string> | undefined, candidates: RegExp): Promise<boolean> {
+  if (!text) return false;
+  let tail = '';
+  try {
+    for await (const chunk of text) {
+      const seen = tail + chunk;
+      if (candidates.test(seen) || RICH_TEXT_RUN.test(seen)) return false;
+      tail = seen.slice(-TAIL_CHARS);
+    }
+  } catch {
+    return false;
+  }
+  return true;
 }
 
 function dateColumns(feed: Feed): DateColumn[] {

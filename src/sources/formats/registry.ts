@@ -13,6 +13,7 @@ import type {
   FormatReader,
   FormatReading,
   PositionUnit,
+  RawTextReader,
   RouteCells,
 } from './source-format.js';
 import { xlsxFormat } from './xlsx.js';
@@ -62,7 +63,10 @@ type Entry<S> = {
   defaultMapping?: DefaultMapping;
   routeCells?: RouteCells;
   fixedDates?: true;
-} & ({ input?: 'text'; read: FormatReader<S> } | { input: 'bytes'; read: BytesReader<S> });
+} & (
+  | { input?: 'text'; read: FormatReader<S> }
+  | { input: 'bytes'; read: BytesReader<S>; rawText?: RawTextReader<S> }
+);
 
 /** Whether the format's reader writes every date from a fixed layout (no `dateFormat` to contradict). */
 export function hasFixedDates(format: SourceFormatName): boolean {
@@ -84,6 +88,17 @@ export function readSource<F extends SourceFormatName>(
   const entry: Entry<SourceOf<F>> = BY_NAME[format];
   if (entry.input === 'bytes') throw new Error(`the ${format} format reads the file's bytes, not text`);
   return entry.read(file, text, source);
+}
+
+/** A binary format's file as stored text (a workbook's XML parts), when the format can give it. */
+export function rawTextOf<F extends SourceFormatName>(
+  format: F,
+  source: SourceOf<F>,
+  file: string,
+  bytes: ByteInput,
+): AsyncIterable<string> | undefined {
+  const entry: Entry<SourceOf<F>> = BY_NAME[format];
+  return entry.input === 'bytes' ? entry.rawText?.(file, bytes, source) : undefined;
 }
 
 /** Reads one file's bytes, undecoded, with the reader of its source's format (a binary format). */

@@ -39,6 +39,9 @@ export interface ByteInput {
 /** Reads one binary export file with its feed's `source` keys. */
 export type BytesReader<S> = (file: string, input: ByteInput, source: S) => FormatReading;
 
+/** A bytes format's text as stored, in pieces (see BytesFormat.rawText). */
+export type RawTextReader<S> = (file: string, input: ByteInput, source: S) => AsyncIterable<string>;
+
 /**
  * What a record's position counts in reports and messages (the report's `line` column holds it):
  * a text format counts physical lines; a spreadsheet would count rows, a statement its entries.
@@ -105,6 +108,11 @@ export interface TextFormat<Schema extends FormatSchema> extends FormatEntry<Sch
 export interface BytesFormat<Schema extends FormatSchema> extends FormatEntry<Schema> {
   readonly input: 'bytes';
   readonly read: BytesReader<z.output<Schema>>;
+  /**
+   * The file's text as stored, unparsed (a workbook's XML parts, inflated): for a cheap scan
+   * before the reader runs. Absent: no such scan, the reader is the only way in.
+   */
+  readonly rawText?: RawTextReader<z.output<Schema>>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SourceFormat } from './source-format.js';
+import { xlsxRawText } from './xlsx-raw-text.js';
 import { readXlsx } from './xlsx-reader.js';
 import { XlsxSource } from './xlsx-source.js';
 
@@ -7,6 +8,7 @@ export const xlsxFormat: SourceFormat<typeof XlsxSource> = {
   schema: XlsxSource,
   input: 'bytes',
   read: readXlsx,
+  rawText: xlsxRawText,
   position: 'row',
   docs: 'Excel workbooks (.xlsx): one sheet (the first, or `sheet`); a header row names the columns, every further row is a record, counted at its row number',
 };

@@ -131,6 +131,25 @@ describe('an xlsx workbook whose text date cells contradict the declared format'
     expect(stop?.message).toContain('line 42 "24/02/2026"');
   });
 
+  it('a date split over rich-text runs is still seen: the cheap scan of the stored XML does not clear such a workbook', async () => {
+    const early = Array.from({ length: 40 }, (_, i) =>
+      rowOf(i + 2, [`X${i}`, `0${(i % 9) + 1}/02/2026`, { n: '1' }]),
+    );
+    // "24/02" and "/2026" in two runs of one inline string: no run holds the date whole.
+    const split =
+      '<row r="42"><c r="A42" t="inlineStr"><is><t>X40</t></is></c>' +
+      '<c r="B42" t="inlineStr"><is><r><t>24/02</t></r><r><t>/2026</t></r></is></c>' +
+      '<c r="C42"><v>1</v></c></row>';
+    const book = xlsxOf({
+      cellFormats: [0, 14],
+      sheets: [{ name: 'S', rows: [rowOf(1, ['ID', 'Date', 'Amount']), ...early, split].join('') }],
+    });
+    const { outcomes, stop } = await read(xlsxFeed, write(book, 'xlsx'));
+    expect(outcomes).toEqual([]);
+    expect(stop?.code).toBe('SOURCE_LAYOUT');
+    expect(stop?.message).toContain('line 42 "24/02/2026"');
+  });
+
   it('reads date-typed cells, which the reader writes in the declared format, as they are', async () => {
     const { outcomes, stop } = await read(xlsxFeed, write(workbook([{ d: 45322 }, '01/31/2024']), 'xlsx'));
     expect(stop).toBeUndefined();
