@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type CamtRowSeen, camtRows, camtSample } from '../support/camt-rows.js';
+import { type CamtRowSeen, camtRows } from '../support/camt-rows.js';
+import { sharedSample as camtSample } from './shared-samples.js';
 
 /**
  * genkgo/camt's expected parse of its test documents (the `.json` beside each XML: its DTO getters

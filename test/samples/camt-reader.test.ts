@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { camtRows, camtSample } from '../support/camt-rows.js';
+import { camtRows } from '../support/camt-rows.js';
+import { sharedSample as camtSample } from './shared-samples.js';
 
 /** The camt reader on real files of other projects, read in place from ../shared/samples. */
 describe('the camt reader on the real samples', () => {

@@ -2,9 +2,9 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { camtSample } from '../support/camt-rows.js';
 import { ACCOUNT, bankAccountsOf } from '../support/statement-feeds.js';
 import { type SyncHarness, syncHarness } from '../support/sync-harness.js';
+import { sharedSample as camtSample } from './shared-samples.js';
 
 /**
  * Where a sample's statements go: `auto` for an IBAN (`Acct/Id/IBAN`), which creates `iban-<IBAN>`;

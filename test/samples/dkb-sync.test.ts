@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SHARED_SAMPLES } from '../support/shared-samples.js';
 import { type SyncHarness, syncHarness } from '../support/sync-harness.js';
+import { SHARED_SAMPLES } from './shared-samples.js';
 
 const ACCOUNT = 1001;
 const SAMPLES = pathToFileURL(`${SHARED_SAMPLES}/`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceEncoding } from '../../src/sources/formats/shared-keys.js';
 import { readFile, rows } from '../support/mt940-items.js';
-import { sharedSample } from '../support/shared-samples.js';
+import { sharedSample } from './shared-samples.js';
 
 /** The mt940 reader on real bank files of other projects, read in place from ../shared/samples. */
 const readSample = (name: string, encoding?: SourceEncoding, keys?: Record<string, unknown>) =>

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exitCodeOfRun } from '../support/run-checks.js';
-import { SHARED_SAMPLES } from '../support/shared-samples.js';
 import { syncHarness } from '../support/sync-harness.js';
+import { SHARED_SAMPLES } from './shared-samples.js';
 
 const ACCOUNT = 1001;
 const SAMPLES = pathToFileURL(`${SHARED_SAMPLES}/`);

@@ -12,8 +12,8 @@ import { basename, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CURRENCY_CODES } from '../../src/contract/currencies.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
-import { SHARED_SAMPLES } from '../support/shared-samples.js';
 import { type SyncHarness, syncHarness } from '../support/sync-harness.js';
+import { SHARED_SAMPLES } from './shared-samples.js';
 
 /**
  * Issue 25 point 8: every statement file of ../shared/samples/peer (other parsers' MT940 and camt

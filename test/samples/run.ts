@@ -1,5 +1,5 @@
-import { whySharedSamplesMissing } from '../support/shared-samples.js';
 import { runSuite } from '../support/suite-runner.js';
+import { whySharedSamplesMissing } from './shared-samples.js';
 
 /**
  * `npm run test:samples`: the tests on ../shared/samples (vitest.samples.config.ts), or one line

@@ -3,9 +3,6 @@ import { readCamt } from '../../src/sources/formats/camt-reader.js';
 import { CAMT_CELLS } from '../../src/sources/formats/camt-row.js';
 import { CamtSource } from '../../src/sources/formats/camt-source.js';
 
-/** A camt sample of ../shared/samples, read in place (npm run test:samples only). */
-export { sharedSample as camtSample } from './shared-samples.js';
-
 export interface CamtRowSeen {
   line: number;
   /** By cell name (CAMT_CELLS); '' for an empty cell. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { repoRoot } from './cli-run.js';
+import { repoRoot } from '../support/cli-run.js';
 
 /**
  * Other projects' real exports, beside the repository (`../shared/samples`): licensed to be read
