@@ -57,17 +57,22 @@ const TAIL_CHARS = 32;
 
 /** Step 1: whether any text in the shape of a contradiction passed by. */
 class CandidateWatch implements ByteWatch {
-  private found = false;
+  found = false;
   private complete = false;
   private tail = '';
-  constructor(private readonly candidates: RegExp) {}
+  /** Any of `patterns` seen is a candidate. */
+  constructor(private readonly patterns: readonly RegExp[]) {}
 
   push(chunk: Buffer): void {
-    if (this.found) return;
     // Latin-1 keeps every byte as one character: in UTF-8 and the single-byte encodings, digits
     // and separators are the ASCII bytes themselves, and no multi-byte sequence contains one.
-    const text = this.tail + chunk.toString('latin1');
-    if (this.candidates.test(text)) this.found = true;
+    this.pushText(chunk.toString('latin1'));
+  }
+
+  pushText(chunk: string): void {
+    if (this.found) return;
+    const text = this.tail + chunk;
+    if (this.patterns.some((pattern) => pattern.test(text))) this.found = true;
     else this.tail = text.slice(-TAIL_CHARS);
   }
 
@@ -87,7 +92,7 @@ export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
   const columns = dateColumns(feed);
   if (columns.length === 0) return undefined;
   const dates = swappedDates(feed.source.dateFormat);
-  const watch = new CandidateWatch(dates.candidates);
+  const watch = new CandidateWatch([dates.candidates]);
   return {
     watch,
     check: async (file, encoding) => {
@@ -122,17 +127,17 @@ const RICH_TEXT_RUN = /<(?:\w+:)?r>/;
  */
 async function rawTextClear(text: AsyncIterable<string> | undefined, candidates: RegExp): Promise<boolean> {
   if (!text) return false;
-  let tail = '';
+  const watch = new CandidateWatch([candidates, RICH_TEXT_RUN]);
   try {
     for await (const chunk of text) {
-      const seen = tail + chunk;
-      if (candidates.test(seen) || RICH_TEXT_RUN.test(seen)) return false;
-      tail = seen.slice(-TAIL_CHARS);
+      watch.pushText(chunk);
+      if (watch.found) return false;
     }
   } catch {
     return false;
   }
-  return true;
+  watch.end();
+  return watch.clear();
 }
 
 function dateColumns(feed: Feed): DateColumn[] {
