@@ -117,7 +117,10 @@ export function chunkProcessor(deps: ChunkJobDeps) {
         meter && ((stored) => meter.recorded(chunk.kind, chunk.accountId, stored)),
       );
       const run = identity
-        ? { ...handle, beforeWrite: storeBeforeFirstWrite(() => identity.storeForRun(chunk.runId, chunk.feed)) }
+        ? {
+            ...handle,
+            beforeWrite: storeBeforeFirstWrite(() => identity.storeForRun(chunk.runId, chunk.feed)),
+          }
         : handle;
       const outcomes = await executeChunk(chunk, {
         run,

@@ -34,7 +34,8 @@ export async function heldUnderOld<K extends RecordKind>(
 ): Promise<HeldUnderOld> {
   const kind = KINDS[before.kind];
   if (!kind.sendsExternalId) return { known: true, held: 0 };
-  if (!kind.predict) return { known: false, why: `the service cannot be asked which ${before.kind} it holds` };
+  if (!kind.predict)
+    return { known: false, why: `the service cannot be asked which ${before.kind} it holds` };
   try {
     const settings: ChunkSettings = { ...(await reads.prepare(before)), mode: 'insert' };
     let held = 0;
