@@ -189,4 +189,21 @@ describe('identity settings follow what was sent (in process)', () => {
     expect(undone.summary.counts.created).toBe(4);
     expect(stored(name)).toHaveProperty('mappings.purpose.columns', ['Buchungstext', 'Verwendungszweck']);
   });
+
+  it('a store that fails before the first write stops the run (exit 2) with nothing sent', async () => {
+    const name = 'sent-unwritable';
+    const failing = {
+      load: async () => ({ kind: 'none' as const }),
+      save: async () => {
+        throw new Error('no space left on device');
+      },
+    };
+    const run = await h.run(feed(name, OLD, ROWS.slice(0, 4)), false, undefined, {
+      identity: { store: failing, accept: false },
+    });
+    expect(run.summary.stopReason).toMatchObject({ code: 'IDENTITY_STATE_UNWRITABLE', exitCode: 2 });
+    expect(run.summary.stopReason?.message).toContain('no space left on device');
+    expect(run.summary.counts).toMatchObject({ created: 0, failed: 4 });
+    expect(transactionsOf(name)).toHaveLength(0);
+  });
 });
