@@ -7,11 +7,13 @@ import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
 import { type FleetGate, tenantKey } from '../gate/gate.js';
 import type { Chunk } from '../sync/chunk.js';
 import { executeChunk } from '../sync/execute-chunk.js';
+import { storeBeforeFirstWrite } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import type { Clock } from '../time/clock.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
+import type { RedisIdentityStore } from './identity-store.js';
 import type { FleetKeys } from './keys.js';
 import type { RedisRunStore } from './run-store.js';
 import { delayUntilSlot, slotOrWaiter, wakeOneWaiter } from './slot-wait.js';
@@ -55,6 +57,8 @@ export interface ChunkJobDeps {
   slotWaitMs?: number;
   /** Hears newly stored outcomes and each chunk's duration (metrics). */
   meter?: SyncMeter;
+  /** The feeds' identity settings: the run's are stored before its first write (import-job.ts). */
+  identity?: RedisIdentityStore;
 }
 
 /**
@@ -106,12 +110,18 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       await gate.removeWaiter(tenant, jobId);
       const chunk = await loadRecords(jobId, header);
       if (!chunk) return { outcomes: 0 };
-      const { meter } = deps;
-      const run = deps.store.handle(
+      const { meter, identity } = deps;
+      const handle = deps.store.handle(
         chunk.runId,
         `chunk:${chunk.seq}`,
         meter && ((stored) => meter.recorded(chunk.kind, chunk.accountId, stored)),
       );
+      const run = identity
+        ? {
+            ...handle,
+            beforeWrite: storeBeforeFirstWrite(() => identity.storeForRun(chunk.runId, chunk.feed)),
+          }
+        : handle;
       const outcomes = await executeChunk(chunk, {
         run,
         logger,

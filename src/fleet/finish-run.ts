@@ -7,7 +7,6 @@ import type { Location } from '../sources/locations/location.js';
 import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import type { RunAlerts } from '../sync/alerts.js';
-import { type IdentityStore, keepIdentity } from '../sync/identity/check.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { ReadStatements } from '../sync/report/statement-report.js';
 import { buildSummary, type RunSummary, RunTally } from '../sync/report/summary.js';
@@ -27,8 +26,6 @@ interface FinishDeps {
   context: ChunkContext;
   /** Where the run's export lives: the feed's `afterRun` is done there once the run is stored. */
   location?: Location;
-  /** The feeds' identity settings: stored once a run has written under them. */
-  identity?: IdentityStore;
 }
 
 /**
@@ -107,8 +104,6 @@ export async function finishRun(
   // again, and the state (already swapped) keeps the alert from being raised twice. After it, a
   // replay would return above and the alert would be lost.
   await deps.alerts?.runFinished(summary, { retry: data.onlyLines !== undefined });
-  // Before the summary too: a replay of this job stores them again, which changes nothing.
-  if (deps.identity) await keepIdentity(data.feed, deps.identity, summary);
   await deps.store.finish(summary);
   const owed = data.dryRun
     ? false

@@ -12,7 +12,8 @@ import { onlyLines, openRecords } from '../sources/open-records.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
 import { type FeedAccount, resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
-import { checkIdentity, countDerivedIds, type IdentityStore } from '../sync/identity/check.js';
+import { checkIdentity } from '../sync/identity/check.js';
+import { identitySettings } from '../sync/identity/settings.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
@@ -23,6 +24,7 @@ import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import { finishRun } from './finish-run.js';
+import type { RedisIdentityStore } from './identity-store.js';
 import type { RedisRunStore } from './run-store.js';
 import { refusedUnlessValid, releaseToAnotherWorker } from './worker-steps.js';
 
@@ -85,7 +87,7 @@ export interface ImportJobDeps {
   /** Hears the outcomes the import settles itself (rejected, excluded rows) once stored. */
   meter?: SyncMeter;
   /** The feeds' identity settings (src/sync/identity); without it, no check. */
-  identity?: IdentityStore;
+  identity?: RedisIdentityStore;
   /** The service this worker writes to (its base URL), named in each run's summary. */
   target?: string;
   /** Where remote locations' secrets are read (the variables a feed names); default process.env. */
@@ -167,18 +169,30 @@ export function importProcessor(deps: ImportJobDeps) {
       // Before anything of the file is sent: a change of the identity settings would create its
       // records again under new IDs (a replayed import checks again and finds them stored).
       if (unprovisioned) logger.warn(unprovisioned.warning);
+      const prepareAs = (f: Feed, readOnly: boolean) =>
+        unprovisioned?.prepare(f) ?? prepareSettings(f, readOnly, deps.chunkContext(f, logger));
+      // Dry runs read what the service holds (read-only), as the in-process run does.
+      const predict = (chunk: Chunk) =>
+        unprovisioned?.predict(chunk) ??
+        predictChunk(chunk.kind, chunk.records, chunk.settings, deps.chunkContext(feed, logger));
+      const { identity } = deps;
       const identityStop =
         (unprovisioned ? undefined : account.stop) ??
-        (deps.identity &&
+        (identity &&
           !(await run.stopReason()) &&
-          (await checkIdentity(feed, deps.identity, {
+          (await checkIdentity(feed, identity, {
             accept: data.acceptNewIdentity === true,
-            countDerived: () => countDerivedIds(feed, [data.file], open),
+            files: [data.file],
+            open,
+            reads: { prepare: (f) => prepareAs(f, true), predict },
             logger,
           })));
       if (identityStop) {
         logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
         await run.stop(identityStop);
+      } else if (identity && !data.dryRun && !(await run.stopReason())) {
+        // The run's chunks store these before their first write (chunk-job.ts), on any worker.
+        await identity.expectWrites(data.runId, identitySettings(feed));
       }
       const result = await importFileJob.run(
         { runId: data.runId, feed, file: data.file, dryRun: data.dryRun },
@@ -187,12 +201,8 @@ export function importProcessor(deps: ImportJobDeps) {
           run,
           ...(deps.signal ? { signal: deps.signal } : {}),
           open,
-          prepare: (f) =>
-            unprovisioned?.prepare(f) ?? prepareSettings(f, data.dryRun, deps.chunkContext(f, logger)),
-          // Dry runs read what the service holds (read-only), as the in-process run does.
-          predict: (chunk: Chunk) =>
-            unprovisioned?.predict(chunk) ??
-            predictChunk(chunk.kind, chunk.records, chunk.settings, deps.chunkContext(feed, logger)),
+          prepare: (f) => prepareAs(f, data.dryRun),
+          predict,
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.
             if (await deps.store.hasBatch(data.runId, `chunk:${chunk.seq}`)) return;

@@ -69,6 +69,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   // (its request, a retry wait, a slot wait). Node warns past 10 listeners, as if it leaked.
   setMaxListeners(4 * (deps.concurrency + 2) + 10, abort.signal);
   const records = new ChunkRecordStore(deps.connection, deps.keys, deps.config.runRetentionMs);
+  const identity = new RedisIdentityStore(deps.connection, deps.keys);
   const common = {
     connection: deps.connection,
     prefix: deps.config.prefix,
@@ -99,7 +100,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       signal: abort.signal,
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
       meter: deps.meter,
-      identity: new RedisIdentityStore(deps.connection, deps.keys),
+      identity,
       ...(deps.target ? { target: deps.target } : {}),
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
@@ -119,6 +120,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       signal: abort.signal,
       ...(deps.slotWaitMs !== undefined ? { slotWaitMs: deps.slotWaitMs } : {}),
       meter: deps.meter,
+      identity,
     }),
     { ...common, concurrency: deps.concurrency },
   );

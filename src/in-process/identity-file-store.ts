@@ -1,5 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { writeFileAtomic } from '../report-files/atomic-file.js';
 import type { IdentityStore, StoredIdentity } from '../sync/identity/check.js';
@@ -43,6 +44,7 @@ export class FileIdentityStore implements IdentityStore {
     // Serialised: several feeds of one sync share the file.
     const next = this.#last.then(async () => {
       const snapshot = await this.#read();
+      if (isDeepStrictEqual(snapshot[feed], settings)) return;
       snapshot[feed] = settings;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, `${JSON.stringify(snapshot, null, 2)}\n`);

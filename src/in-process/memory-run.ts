@@ -20,6 +20,8 @@ export class MemoryRun implements RunHandle {
   /** Every externalId of the run so far (compact hashes; seen-ids.ts). */
   private readonly seen = new SeenIds();
   readonly report: ReportSink;
+  /** Set once the run may write: stores the feed's identity settings before the first write. */
+  beforeWrite?: () => Promise<void>;
 
   constructor(
     readonly runId: string,

@@ -24,7 +24,8 @@ import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { executeChunk } from '../sync/execute-chunk.js';
 import { resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
-import { checkIdentity, countDerivedIds, type IdentityStore, keepIdentity } from '../sync/identity/check.js';
+import { checkIdentity, type IdentityStore, storeBeforeFirstWrite } from '../sync/identity/check.js';
+import { identitySettings } from '../sync/identity/settings.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
@@ -189,7 +190,9 @@ async function runFeedAt(
   });
   const unprovisioned = unprovisionedDryRun(dryRun, account);
   if (unprovisioned) logger.warn(unprovisioned.warning);
-  const prepare = (f: Feed) => unprovisioned?.prepare(f) ?? prepareSettings(f, dryRun, prepareCtx(f));
+  const prepareAs = (f: Feed, readOnly: boolean) =>
+    unprovisioned?.prepare(f) ?? prepareSettings(f, readOnly, prepareCtx(f));
+  const prepare = (f: Feed) => prepareAs(f, dryRun);
 
   // Dry runs read what the service holds, so the prediction skips what a real run would skip.
   const predict = (chunk: Chunk) =>
@@ -239,12 +242,17 @@ async function runFeedAt(
     (deps.identity &&
       (await checkIdentity(feed, deps.identity.store, {
         accept: deps.identity.accept,
-        countDerived: () => countDerivedIds(feed, paths, openAt),
+        files: paths,
+        open: openAt,
+        reads: { prepare: (f) => prepareAs(f, true), predict },
         logger,
       })));
   if (identityStop) {
     logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
     await run.stop(identityStop);
+  } else if (deps.identity && !dryRun) {
+    const { store } = deps.identity;
+    run.beforeWrite = storeBeforeFirstWrite(() => store.save(feed.name, identitySettings(feed)));
   }
   for (const path of paths) {
     if (interrupted()) {
@@ -304,13 +312,6 @@ async function runFeedAt(
   });
 
   await run.report.finish(summary);
-  if (deps.identity)
-    await keepIdentity(feed, deps.identity.store, summary).catch((error: unknown) =>
-      logger.error(
-        { err: error },
-        "could not store the feed's identity settings; its next run compares with the old ones",
-      ),
-    );
   // Only now, with the outcomes and the summary written: a file moved or deleted before could
   // not be read again by the run that has to repeat its records. An interrupted run leaves its
   // files (some not read to the end), a dry run changes nothing.

@@ -28,4 +28,9 @@ export interface RunHandle {
   claimExternalIds?(kind: string, records: readonly MappedRecord[]): Promise<(FirstSeen | undefined)[]>;
   /** The run's stops of single named accounts, shared by its chunks (ports.ts). */
   readonly accountStops?: AccountStops;
+  /**
+   * Awaited before each create or update request the run's chunks send: the first stores the
+   * feed's identity settings (identity/check.ts, storeBeforeFirstWrite). Absent: nothing to do.
+   */
+  beforeWrite?(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
 import { ChunkStopError, RunStopError, stopFor, stoppedOutcome } from './stop.js';
+import { beforeWrites } from './writes/before-writes.js';
 
 /**
  * Syncs one chunk with its kind's strategy and stores every outcome before returning (so a crash
@@ -18,8 +19,12 @@ export async function syncChunk(chunk: Chunk, run: RunHandle, ctx: ChunkContext)
   if (stopped) outcomes = failedAll(chunk.records, stoppedOutcome(stopped));
   else {
     try {
-      const withStops = run.accountStops ? { ...ctx, accountStops: run.accountStops } : ctx;
-      outcomes = await syncRecords(chunk.kind, chunk.records, chunk.settings, withStops);
+      const withRun: ChunkContext = {
+        ...ctx,
+        ...(run.accountStops ? { accountStops: run.accountStops } : {}),
+        ...(run.beforeWrite ? { client: beforeWrites(ctx.client, run.beforeWrite.bind(run)) } : {}),
+      };
+      outcomes = await syncRecords(chunk.kind, chunk.records, chunk.settings, withRun);
     } catch (error) {
       const stop = error instanceof RunStopError ? error : stopFor(error);
       if (!stop) throw error;

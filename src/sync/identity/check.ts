@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../../config/feed.js';
 import { openRecords, type RecordStream } from '../../sources/open-records.js';
-import type { RunSummary } from '../report/summary.js';
 import type { StopReason } from '../run-handle.js';
-import { type IdentitySettings, identityChanges, identitySettings } from './settings.js';
+import { RunStopError } from '../stop.js';
+import { heldUnderOld, type OpenRecords, type ServiceReads } from './held-under-old.js';
+import { feedUnder, type IdentitySettings, identityChanges, identitySettings } from './settings.js';
 
 /**
  * A feed's identity settings as last stored with its run state: stored; `legacy` when none are
@@ -23,8 +24,11 @@ export interface IdentityStore {
 export interface IdentityCheckOptions {
   /** `--accept-new-identity`: the user accepts that derived IDs change now. */
   accept: boolean;
-  /** How many records of this run carry a derived ID (only asked when the settings changed). */
-  countDerived(): Promise<number>;
+  /** The run's export files, read through `open` only when the settings changed. */
+  files: readonly string[];
+  open: OpenRecords;
+  /** Read-only questions to the service: which records it holds under their old derived IDs. */
+  reads: ServiceReads;
   logger: Logger;
 }
 
@@ -33,10 +37,14 @@ export const IDENTITY_CHANGED = 'IDENTITY_CHANGED';
 /**
  * Compares the feed's identity settings with the stored ones before anything is sent. A change
  * that changes derived IDs stops the run (exit 2, naming the change and how many records it
- * affects) unless accepted; the run's records would otherwise be created a second time under
- * their new IDs. A first run, an unchanged feed, an accepted change, or a change that affects no
- * record (every record carries a source ID, or there is no file) lets the run go on. It stores
- * nothing: `keepIdentity` does, once the run has written under the settings.
+ * affects) unless accepted: records the service holds under their old IDs would be created a
+ * second time under the new ones. With the old settings stored in full, the count is of those
+ * records (their old IDs derived again and asked as a dry run asks, read-only), and a run none of
+ * whose records the service holds goes on. Without them (an entry stored before 2026-11-28, a
+ * feed that ran before settings were kept), or when the service cannot be asked, the count is of
+ * the run's records with a derived ID. A first run, an unchanged feed, an accepted change, or a
+ * change that affects no record (every record carries a source ID, or there is no file) goes on
+ * too. It stores nothing: a run stores the settings before its first write (storeBeforeFirstWrite).
  */
 export async function checkIdentity(
   feed: Feed,
@@ -59,7 +67,7 @@ export async function checkIdentity(
   const previous = stored.kind === 'stored' ? stored.settings : { scheme: 1 as const };
   const changes = identityChanges(previous, next);
   if (changes.length === 0) return undefined;
-  const affected = await options.countDerived();
+  const affected = await countDerivedIds(feed, options.files, options.open);
   const log = { feed: feed.name, changes, affected };
   if (affected === 0) {
     // Nothing to duplicate in this run: it goes on, and stores the new settings if it writes.
@@ -73,33 +81,51 @@ export async function checkIdentity(
     );
     return undefined;
   }
+  const before = stored.kind === 'stored' ? feedUnder(feed, stored.settings) : undefined;
+  const held = before && (await heldUnderOld(before, options.files, options.open, options.reads));
+  if (held?.known && held.held === 0) {
+    options.logger.info(
+      log,
+      "identity settings changed; the service holds none of this run's records under their old derived IDs, so none would be created twice: the run goes on, and stores the new settings before its first write",
+    );
+    return undefined;
+  }
   const keepOld =
     previous.scheme === 1 && next.scheme === 2
       ? ', or set `identityScheme: 1` in the feed to keep the IDs already in the service'
       : ', or undo the change';
+  const count = held?.known
+    ? `${held.held} record(s) of this run are in the service under the old derived IDs and would be created again beside them under new ones`
+    : `${affected} record(s) of this run would get new derived IDs and be created again beside those already in the service${held ? ` (an upper bound: the service could not be asked which of them it holds under the old IDs: ${held.why})` : ''}`;
   return {
     code: IDENTITY_CHANGED,
     exitCode: 2,
-    message: `the feed's identity settings changed (${changes.join('; ')}): ${affected} record(s) of this run would get new derived IDs and be created again beside those already in the service; nothing was sent. Pass --accept-new-identity to accept the new IDs${keepOld}`,
+    message: `the feed's identity settings changed (${changes.join('; ')}): ${count}; nothing was sent. Pass --accept-new-identity to accept the new IDs${keepOld}`,
   };
 }
 
 /**
- * Once a run has ended: stores the feed's identity settings when the run wrote under them (created
- * or updated a record), so the stored settings are always ones the service holds records under. A
- * run that wrote nothing (stopped on a layout or configuration error, refused credentials, a dry
- * run, no file) leaves them as they were: a first run that failed leaves the next one a first run,
- * and a stop after a change counts only on settings something was sent under. Returns whether it
- * stored.
+ * What a run that may write calls before each write request: the first call stores the identity
+ * settings the run was checked under (`save`; the adapter makes it once per run). Before, not at
+ * the end: a run that dies after writing (killed, out of memory, a worker lost), or whose writes
+ * all ended failed with a lost answer, leaves stored the settings its records may be in the
+ * service under; a run that never writes (stopped before, a dry run, every record skipped) leaves
+ * them as they were. A store that fails stops the run before the request: its records would
+ * otherwise be in the service under settings no later run compares with.
  */
-export async function keepIdentity(
-  feed: Feed,
-  store: IdentityStore,
-  summary: Pick<RunSummary, 'dryRun' | 'counts'>,
-): Promise<boolean> {
-  if (summary.dryRun || summary.counts.created + summary.counts.updated === 0) return false;
-  await store.save(feed.name, identitySettings(feed));
-  return true;
+export function storeBeforeFirstWrite(save: () => Promise<void>): () => Promise<void> {
+  let stored: Promise<void> | undefined;
+  return () => {
+    stored ??= save().catch((error: unknown) => {
+      stored = undefined;
+      throw new RunStopError(
+        'IDENTITY_STATE_UNWRITABLE',
+        `could not store the feed's identity settings before the first write (${error instanceof Error ? error.message : String(error)}); nothing was sent after that`,
+        2,
+      );
+    });
+    return stored;
+  };
 }
 
 /** Counts the records of `files` whose externalId is derived (a reading pass, no request). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Feed } from '../../config/feed.js';
-import type { FieldMapping } from '../../config/field-mapping.js';
+import { FieldMapping } from '../../config/field-mapping.js';
 import { KINDS } from '../../kinds/registry.js';
 
 /**
@@ -12,12 +12,18 @@ export interface IdentitySettings {
   scheme: 1 | 2;
   /** Field -> readable description of its source, e.g. `columns ["Buchungstext", "Verwendungszweck"]`. */
   fields: Record<string, string>;
+  /**
+   * The mappings `fields` describes, in full: enough to derive the IDs again the way they were
+   * (`feedUnder`). Absent in entries stored before 2026-11-28: those compare by `fields` only.
+   */
+  mappings?: Record<string, FieldMapping>;
 }
 
 /** IdentitySettings as read back from a store (a file, a Redis key): checked at that edge. */
 export const StoredIdentitySettings: z.ZodType<IdentitySettings> = z.object({
   scheme: z.literal([1, 2]),
   fields: z.record(z.string(), z.string()),
+  mappings: z.record(z.string(), FieldMapping).optional(),
 });
 
 const ref = (r: string | number) => JSON.stringify(r);
@@ -45,19 +51,40 @@ function describe(mapping: FieldMapping, withFormatting: boolean): string {
 export function identitySettings(feed: Feed): IdentitySettings {
   const scheme = feed.identityScheme;
   const fields: Record<string, string> = {};
-  const names =
-    scheme === 2
-      ? KINDS[feed.kind].identityFields
-      : Object.keys(feed.mapping)
-          .filter((f) => f !== 'externalId')
-          .sort();
-  for (const field of names) {
+  const mappings: Record<string, FieldMapping> = {};
+  for (const field of watchedFields(feed, scheme)) {
     const mapping = feed.mapping[field];
-    if (mapping !== undefined) fields[field] = describe(mapping, scheme === 1);
+    if (mapping === undefined) continue;
+    fields[field] = describe(mapping, scheme === 1);
+    mappings[field] = mapping;
   }
   // A binary format has no encoding: nothing is decoded, so nothing of it enters an identity.
   if (scheme === 1 && 'encoding' in feed.source) fields['source.encoding'] = feed.source.encoding;
-  return { scheme, fields };
+  return { scheme, fields, mappings };
+}
+
+/** The mapped fields a scheme's derived IDs depend on: scheme 2 the kind's identity fields, 1 every field but externalId. */
+function watchedFields(feed: Feed, scheme: 1 | 2): readonly string[] {
+  return scheme === 2
+    ? KINDS[feed.kind].identityFields
+    : Object.keys(feed.mapping)
+        .filter((f) => f !== 'externalId')
+        .sort();
+}
+
+/**
+ * The feed as it was under `old` settings: the same files, formats and everything else, with the
+ * old scheme and the old mappings of the watched fields, so its records carry the derived IDs
+ * the old settings gave them. Undefined when that cannot be rebuilt: an entry stored without its
+ * mappings, or a scheme-1 entry with another encoding (the text would decode otherwise).
+ */
+export function feedUnder<F extends Feed>(feed: F, old: IdentitySettings): F | undefined {
+  if (!old.mappings) return undefined;
+  const encoding = 'encoding' in feed.source ? feed.source.encoding : undefined;
+  if (old.scheme === 1 && old.fields['source.encoding'] !== encoding) return undefined;
+  const mapping = { ...feed.mapping };
+  for (const field of watchedFields(feed, old.scheme)) delete mapping[field];
+  return { ...feed, identityScheme: old.scheme, mapping: { ...mapping, ...old.mappings } };
 }
 
 /**

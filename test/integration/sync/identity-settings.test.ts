@@ -70,6 +70,13 @@ describe('identity settings change detection (in-process)', () => {
         counterpartyName: 'column "Name"',
         purpose: 'columns ["Buchungstext", "Verwendungszweck"]',
       },
+      // In full, so that a later change can derive the old IDs again and ask which the service holds.
+      mappings: {
+        amount: 'Betrag',
+        bookingDate: 'Buchungstag',
+        counterpartyName: 'Name',
+        purpose: { columns: ['Buchungstext', 'Verwendungszweck'], separator: ' ' },
+      },
     });
   });
 
@@ -83,7 +90,9 @@ describe('identity settings change detection (in-process)', () => {
       expect(message).toContain(
         'purpose: columns ["Buchungstext", "Verwendungszweck"] -> columns ["Verwendungszweck"]',
       );
-      expect(message).toContain('4 record(s)');
+      expect(message).toContain(
+        '4 record(s) of this run are in the service under the old derived IDs and would be created again',
+      );
       expect(message).toContain('--accept-new-identity');
       expect(exitCodeOf([run])).toBe(2);
       expect(run.summary.counts.created).toBe(0);

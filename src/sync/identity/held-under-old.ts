@@ -1,0 +1,77 @@
+import type { Feed, FeedOf } from '../../config/feed.js';
+import { KINDS, type RecordKind, type RecordOf } from '../../kinds/registry.js';
+import type { RecordStream } from '../../sources/open-records.js';
+import { type Chunk, Chunker, chunkOf } from '../chunk.js';
+import type { ChunkSettings } from '../chunk-settings.js';
+import type { Prediction } from '../predict.js';
+
+/** What the identity check may ask the service: the reads a dry run makes, nothing written. */
+export interface ServiceReads {
+  /** The chunk settings as a dry run resolves them (a target is looked up, never created). */
+  prepare(feed: Feed): Promise<ChunkSettings>;
+  /** A dry run's prediction of a chunk (sync/predict.ts): the existence check, read-only. */
+  predict(chunk: Chunk): Promise<Prediction>;
+}
+
+/** Opens an export file of the run as a feed reads it (the runner's location, its line filter). */
+export type OpenRecords = <K extends RecordKind>(feed: FeedOf<K>, file: string) => RecordStream<RecordOf<K>>;
+
+/** How many records of the run the service holds under their old derived IDs, or why that is not known. */
+export type HeldUnderOld = { known: true; held: number } | { known: false; why: string };
+
+/**
+ * Counts the records of `files`, read as `before` (the feed under its old identity settings),
+ * whose old derived ID the service holds: those a run under the new settings would create a
+ * second time. Asked chunk by chunk (at most 1000 IDs) with a dry run's read-only prediction in
+ * mode insert, where a record the service holds counts whatever its other fields say. A kind whose
+ * records carry no externalId in the service (plans, categories) holds none by ID.
+ */
+export async function heldUnderOld<K extends RecordKind>(
+  before: FeedOf<K>,
+  files: readonly string[],
+  open: OpenRecords,
+  reads: ServiceReads,
+): Promise<HeldUnderOld> {
+  const kind = KINDS[before.kind];
+  if (!kind.sendsExternalId) return { known: true, held: 0 };
+  if (!kind.predict)
+    return { known: false, why: `the service cannot be asked which ${before.kind} it holds` };
+  try {
+    const settings: ChunkSettings = { ...(await reads.prepare(before)), mode: 'insert' };
+    let held = 0;
+    let seq = 0;
+    const ask = async (records: RecordOf<K>[]) => {
+      const chunk = chunkOf<K>({
+        runId: 'identity-check',
+        feed: before.name,
+        kind: before.kind,
+        accountId: before.accountId,
+        seq: ++seq,
+        settings,
+        records,
+      });
+      held += (await reads.predict(chunk)).skipped.length;
+    };
+    for (const file of files) {
+      const stream = open(before, file);
+      // Not read to its end when the old mapping does not fit: its fingerprint is not awaited.
+      stream.sha256.catch(() => undefined);
+      const chunker = new Chunker<RecordOf<K>>();
+      for await (const batch of stream.batches)
+        for (const outcome of batch) {
+          if (outcome.kind !== 'mapped' || !outcome.record.derivedId) continue;
+          const full = chunker.add(outcome.record);
+          if (full) await ask(full);
+        }
+      // A mapping that does not fit maps no row at all: its records' old IDs are unknown.
+      const layout = stream.layoutProblem?.();
+      if (layout) return { known: false, why: `the old settings do not fit ${stream.file}: ${layout}` };
+      const rest = chunker.rest();
+      if (rest) await ask(rest);
+    }
+    return { known: true, held };
+  } catch (error) {
+    // The service unreachable, a file that cannot be read again: the caller counts without it.
+    return { known: false, why: error instanceof Error ? error.message : String(error) };
+  }
+}
