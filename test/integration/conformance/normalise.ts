@@ -27,23 +27,25 @@ export interface ComparableRun {
 
 type ComparableOutcome = Omit<RecordOutcome, 'serviceId'> & { serviceId?: '<id>' };
 
-const outcome = ({ serviceId, ...rest }: RecordOutcome): ComparableOutcome =>
-  serviceId === undefined ? rest : { ...rest, serviceId: '<id>' };
+/** Keys whose number is an id the service gave (a record's, a statement's target bank account's). */
+const SERVICE_IDS = new Set(['serviceId', 'bankAccountId']);
 
 const byPosition = (a: RecordOutcome, b: RecordOutcome) => a.file.localeCompare(b.file) || a.line - b.line;
 
-/** Every occurrence of `dir` in the run's texts becomes `<exports>`. */
-function withoutDir<T>(value: T, dir: string): T {
-  return JSON.parse(JSON.stringify(value).replaceAll(dir, '<exports>')) as T;
+/** Every occurrence of `dir` in the run's texts becomes `<exports>`, every service id `<id>`. */
+function withoutDirAndIds(value: unknown, dir: string): ComparableRun {
+  return JSON.parse(JSON.stringify(value).replaceAll(dir, '<exports>'), (key, v: unknown) =>
+    SERVICE_IDS.has(key) && typeof v === 'number' ? '<id>' : v,
+  ) as ComparableRun;
 }
 
 export function comparable(run: AdapterRun, dir: string, sandbox: SandboxRuntime): ComparableRun {
   const { runId: _, startedAt: _s, finishedAt: _f, durationMs: _d, firstErrors, ...summary } = run.summary;
-  return withoutDir(
+  return withoutDirAndIds(
     {
-      outcomes: run.outcomes.map(outcome),
+      outcomes: run.outcomes,
       // The first errors in file and line order: chunks settle in any order on either adapter.
-      summary: { ...summary, firstErrors: [...firstErrors].sort(byPosition).map(outcome) },
+      summary: { ...summary, firstErrors: [...firstErrors].sort(byPosition) },
       lifecycle: { summaryStoredAtAlert: run.summaryStoredAtAlert, exports: exportsIn(dir) },
       service: { requests: sandbox.stats.snapshot().requests },
     },

@@ -90,7 +90,7 @@ function csvOfKind(name: string, kind: RecordKind, mapping: string, lines: strin
   };
 }
 
-const TRANSACTIONS = { feed: TX_FEED, files: { 'export.csv': TX_CSV } };
+export const TRANSACTIONS = { feed: TX_FEED, files: { 'export.csv': TX_CSV } };
 const INVOICES_EXPORT = { feed: INVOICE_FEED, files: { 'invoices.jsonl': INVOICES } };
 
 /** One run of three records under a scripted fault that hits it `times` (1): all created once. */
@@ -124,6 +124,9 @@ export const AFTER_CARE_FAILED =
   'stop: an account the service does not have (ACCOUNT_NOT_FOUND, exit 2), every record failed; afterRun: move';
 
 export const ACCOUNT_BY_EXTERNAL_ID = "a feed naming its account by externalId (the seed's 1001 is `demo`)";
+
+/** A scenario that has no run on one side: its own test, not in SCENARIOS. */
+export const NO_EXPORT = 'a feed whose glob matches no export';
 
 export const SCENARIOS: Scenario[] = [
   {
