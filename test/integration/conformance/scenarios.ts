@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { RecordKind } from '../../../src/kinds/registry.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
 
@@ -203,6 +204,20 @@ export const SCENARIOS: Scenario[] = [
     runs: [
       { counts: { created: 7, failed: 0 }, state: 'completed' },
       { counts: { skipped: 7, created: 0 }, state: 'completed' },
+    ],
+  },
+  {
+    name: 'an MT940 file of two accounts without bank references: routed by account, derived IDs; a rerun skips',
+    feed: [ACCOUNT, 'kind: transactions', 'source: {path: "*.sta", format: mt940}', 'bankAccounts: auto'],
+    files: {
+      'two-accounts.sta': readFileSync(
+        new URL('../../fixtures/routing/two-accounts.sta', import.meta.url),
+        'utf8',
+      ),
+    },
+    runs: [
+      { counts: { created: 3, failed: 0, rejected: 0 }, state: 'completed' },
+      { counts: { skipped: 3, created: 0 }, state: 'completed' },
     ],
   },
   {
