@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConfigurableFaults } from '../../../src/sandbox/faults.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { countOutcomes } from '../../support/run-checks.js';
 import { fleetAdapter, inProcessAdapter, type RunnerAdapter } from '../../support/runner-adapters.js';
 import { type SshdServer, sshdMissing, startSshdServer } from '../../support/sshd-server.js';
 import { type ComparableRun, comparable, serviceState } from './normalise.js';
@@ -35,14 +36,13 @@ import {
  */
 
 /**
- * Where the adapters differ today. Each entry skips one field of the comparison (a path into
- * ComparableRun, or `state` for the service), and asserts that the field still differs: an entry
- * the code no longer needs fails, so the list cannot go stale.
+ * Where the adapters differ today. Each entry skips one field of the comparison and asserts that
+ * the field still differs: an entry the code no longer needs fails, so the list cannot go stale.
  */
 interface KnownDifference {
   /** The scenario's name, or '*' for every scenario. */
   scenario: string;
-  /** `outcomes`, `summary.<key>...`, `lifecycle.<key>` (dot path, array indexes as numbers), or `state`. */
+  /** A dot path into what is compared (ComparableRun and `state`), array indexes as numbers. */
   field: string;
   differs: string;
   /**
@@ -99,17 +99,15 @@ const ADAPTERS: RunnerAdapter[] = [inProcessAdapter(), fleetAdapter(world)];
 /** The SFTP location's YAML, once the remote scenarios' server runs. */
 let sftpLocation = '(no SFTP server)';
 
-/** What one adapter did in a scenario: each run, and the service's state after it. */
-interface ScenarioResult {
-  runs: ComparableRun[];
-  states: unknown[];
-}
+/** What one adapter did in a scenario: each run, with the service's state after it. */
+type ScenarioResult = (ComparableRun & { state: ReturnType<typeof serviceState> })[];
 
 /** The scenario's feed and exports in a folder of this adapter's own (the fleet's feed directory is tmpdir()). */
 function writeScenario(scenario: Scenario, adapter: RunnerAdapter) {
   const dir = mkdtempSync(join(tmpdir(), `erp-bridge-conform-${adapter.name}-`));
   for (const [file, content] of Object.entries(scenario.files)) writeFileSync(join(dir, file), content);
-  const feed = [`name: conform-${scenario.name.length}`, ...scenario.feed]
+  // Each adapter has a fresh sandbox, report folder and Redis prefix: one name serves every scenario.
+  const feed = ['name: conform', ...scenario.feed]
     .join('\n')
     .replaceAll('{dir}', dir)
     .replaceAll('{sftp}', sftpLocation);
@@ -121,13 +119,13 @@ async function runScenario(adapter: RunnerAdapter, scenario: Scenario): Promise<
   const { dir, feedFile } = writeScenario(scenario, adapter);
   await adapter.start(scenario.settings ?? {});
   try {
-    const result: ScenarioResult = { runs: [], states: [] };
+    const result: ScenarioResult = [];
     for (const step of scenario.runs) {
       for (const [file, content] of Object.entries(step.edit ?? {})) writeFileSync(join(dir, file), content);
       adapter.faults(step.faults ?? {});
       const before = injected(adapter);
       const run = await adapter.run(feedFile, step.dryRun === true);
-      const label = `${adapter.name}, run ${result.runs.length + 1}`;
+      const label = `${adapter.name}, run ${result.length + 1}`;
       // The scenario's faults hit this run (a fault that never fires proves nothing).
       expect(since(before, injected(adapter)), label).toEqual(step.injected ?? {});
       // Absolute, so two adapters broken alike still fail.
@@ -136,9 +134,11 @@ async function runScenario(adapter: RunnerAdapter, scenario: Scenario): Promise<
       if (step.stop) expect(run.summary.stopReason, label).toMatchObject(step.stop);
       else expect(run.summary.stopReason, label).toBeUndefined();
       // Every source line once (the scenarios' exports have a header and one record a line).
-      expect(run.summary.counts, label).toEqual(countsOf(run.outcomes));
-      result.runs.push(comparable(run, dir, adapter.sandbox()));
-      result.states.push(serviceState(adapter.sandbox().state));
+      expect(run.summary.counts, label).toEqual(countOutcomes(run.outcomes));
+      result.push({
+        ...comparable(run, dir, adapter.sandbox()),
+        state: serviceState(adapter.sandbox().state),
+      });
     }
     return result;
   } finally {
@@ -159,12 +159,6 @@ const since = (before: Record<string, number>, after: Record<string, number>) =>
       .filter(([, n]) => n > 0),
   );
 
-function countsOf(outcomes: readonly { outcome: string }[]) {
-  const counts = { created: 0, updated: 0, skipped: 0, rejected: 0, failed: 0 } as Record<string, number>;
-  for (const o of outcomes) counts[o.outcome] = (counts[o.outcome] ?? 0) + 1;
-  return counts;
-}
-
 type Path = (string | number)[];
 const pathOf = (field: string): Path => field.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 
@@ -184,34 +178,26 @@ function without(value: unknown, path: Path): unknown {
   return copy;
 }
 
-/** Compares what both adapters did, field by field, known differences aside (and checked still to differ). */
-function expectConforming(scenario: Scenario, results: ScenarioResult[]) {
-  const [inProcess, fleet] = results as [ScenarioResult, ScenarioResult];
+/** Compares what both adapters did, run by run, known differences aside (and checked still to differ). */
+function expectConforming(scenario: Scenario, [inProcess, fleet]: ScenarioResult[]) {
   const known = KNOWN_DIFFERENCES.filter((d) => d.scenario === '*' || d.scenario === scenario.name);
-  const compare = (what: string, a: unknown, b: unknown, fields: string[]) => {
-    let left = a;
-    let right = b;
-    for (const field of fields) {
+  scenario.runs.forEach((_, i) => {
+    const run = `run ${i + 1}`;
+    let left: unknown = inProcess?.[i];
+    let right: unknown = fleet?.[i];
+    for (const { field } of known) {
       const path = pathOf(field);
       expect(
         valueAt(left, path),
-        `${what}: KNOWN_DIFFERENCES ${field} no longer differs; remove it`,
+        `${run}: KNOWN_DIFFERENCES ${field} no longer differs; remove it`,
       ).not.toEqual(valueAt(right, path));
       left = without(left, path);
       right = without(right, path);
     }
-    expect(right, `${what}: fleet vs in-process`).toEqual(left);
-  };
-  const runFields = known.map((d) => d.field).filter((f) => f !== 'state');
-  const stateKnown = known.some((d) => d.field === 'state');
-  scenario.runs.forEach((_, i) => {
-    const run = `run ${i + 1}`;
-    compare(`${run}: outcomes, summary, lifecycle`, inProcess.runs[i], fleet.runs[i], runFields);
-    if (stateKnown)
-      expect(fleet.states[i], `${run}: KNOWN_DIFFERENCES state no longer differs; remove it`).not.toEqual(
-        inProcess.states[i],
-      );
-    else compare(`${run}: the service's state`, inProcess.states[i], fleet.states[i], []);
+    expect(
+      right,
+      `${run}: the fleet's outcomes, summary, lifecycle, service calls and state vs sync's`,
+    ).toEqual(left);
   });
 }
 
