@@ -15,6 +15,8 @@ export interface ScenarioRun {
   faults?: FaultConfigInput;
   /** Export files (name → content) written before this run. */
   edit?: Record<string, string>;
+  /** The feed's YAML from this run on, when it changed. */
+  feed?: string[];
   dryRun?: boolean;
   /** The faults the sandbox injected during the run, by kind (both adapters alike). */
   injected?: Record<string, number>;
@@ -45,6 +47,11 @@ const GERMAN_CSV =
 const TX_MAPPING = 'mapping: {externalId: ID, bookingDate: Datum, amount: Betrag, purpose: Text}';
 const TX_TARGET = 'bankAccount: {externalId: conform-giro, accountName: Konformität, bankName: Testbank}';
 const TX_FEED = [ACCOUNT, 'kind: transactions', GERMAN_CSV, TX_MAPPING, TX_TARGET];
+/** A transactions feed of an export without an ID column (derived IDs), its purpose mapped as given. */
+const DERIVED_TX_FEED = (purpose: string) => [
+  ...TX_FEED.filter((l) => l !== TX_MAPPING),
+  `mapping: {bookingDate: Datum, amount: Betrag, ${purpose}}`,
+];
 /** The same feed, its exports moved to processed/ or failed/ once the run is stored. */
 const MOVED_TX_FEED = TX_FEED.map((l) =>
   l === GERMAN_CSV ? GERMAN_CSV.replace('}', ', afterRun: move}') : l,
@@ -218,6 +225,26 @@ export const SCENARIOS: Scenario[] = [
     runs: [
       { counts: { created: 3, failed: 0, rejected: 0 }, state: 'completed' },
       { counts: { skipped: 3, created: 0 }, state: 'completed' },
+    ],
+  },
+  {
+    name: 'stop: a feed without an ID column whose identity settings changed (IDENTITY_CHANGED, exit 2) creates nothing again',
+    feed: DERIVED_TX_FEED('purpose: {columns: [Text, Info]}'),
+    files: {
+      'export.csv': csv(
+        'Datum;Betrag;Text;Info',
+        '02.03.2026;-12,50;Miete;März',
+        '03.03.2026;1200,00;Gehalt;März',
+      ),
+    },
+    runs: [
+      { counts: { created: 2 }, state: 'completed' },
+      {
+        feed: DERIVED_TX_FEED('purpose: {columns: [Text]}'),
+        counts: { created: 0, failed: 2 },
+        state: 'stopped',
+        stop: { code: 'IDENTITY_CHANGED', exitCode: 2 },
+      },
     ],
   },
   {
