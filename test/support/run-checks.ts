@@ -5,7 +5,7 @@ import { centsToDecimal, decimalToCents, type GeneratedExport } from './generate
 import type { HarnessRun, RequestEvent } from './sync-harness.js';
 
 /** Outcomes counted by kind (every kind present, zeros included), as the summary counts them. */
-function countOutcomes(outcomes: readonly RecordOutcome[]): Record<Outcome, number> {
+export function countOutcomes(outcomes: readonly RecordOutcome[]): Record<Outcome, number> {
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const o of outcomes) counts[o.outcome]++;
   return counts;
