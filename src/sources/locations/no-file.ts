@@ -1,4 +1,5 @@
 import { hasWildcard } from '../glob.js';
+import type { ArrivedListing } from './arrival.js';
 import type { Location } from './location.js';
 
 /** How many names of the glob's folder a message shows, nearest first. */
@@ -50,6 +51,31 @@ export async function explainNoFile(
     stop: 'NO_EXPORT_FILE',
     message: `no export file matches ${glob}; ${found} (if a run without a file is normal for this feed, set source.allowNoFiles: true)`,
   };
+}
+
+/** A run's (or reconcile's) stop for no export at all: exit 2, as every wrong setting. */
+export interface NoFileStop {
+  code: 'SOURCE_FOLDER_MISSING' | 'NO_EXPORT_FILE';
+  message: string;
+  exitCode: 2;
+}
+
+/**
+ * The rule of `sync` and `reconcile` in process: a listing with no export ready and none waiting
+ * for its arrival rule stops (explainNoFile), unless the feed allows no file: then `allowed` is
+ * the message to say (and keep in the summary). Neither when files were listed.
+ */
+export async function noFileRule(
+  location: Location,
+  glob: string,
+  listing: ArrivedListing,
+  source: { allowNoFiles?: boolean | undefined },
+): Promise<{ stop?: NoFileStop; allowed?: string }> {
+  if (listing.ready.length > 0 || listing.waiting.length > 0) return {};
+  const noFile = await explainNoFile(location, glob, source.allowNoFiles === true);
+  return noFile.stop
+    ? { stop: { code: noFile.stop, message: noFile.message, exitCode: 2 } }
+    : { allowed: noFile.message };
 }
 
 /** The names closest to the glob segment `wanted`, nearest first (ties by name). */
