@@ -7,20 +7,15 @@ import { repairAdvice } from '../sync/reconcile/repair-advice.js';
 const SHOWN = 20;
 
 /**
- * Each record `--repair` synced but could not change (skipped, rejected or failed), read from the
- * repair run's outcome lines: where it is, what the sync said, and what the person can do.
+ * Each record `--repair` synced but could not change (skipped, rejected or failed), from the
+ * repair run's outcomes in line order (the in-process run's outcomes.ndjson, or a fleet run's
+ * outcomes in Redis): where it is, what the sync said, and what the person can do.
  */
-export async function unchangedText(kind: string, outcomesNdjson: string): Promise<string> {
+export async function unchangedText(kind: string, outcomes: AsyncIterable<RecordOutcome>): Promise<string> {
   let text = '';
   let shown = 0;
   let more = 0;
-  const lines = createInterface({
-    input: createReadStream(outcomesNdjson),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const line of lines) {
-    if (!line) continue;
-    const outcome = JSON.parse(line) as RecordOutcome;
+  for await (const outcome of outcomes) {
     if (outcome.outcome === 'created' || outcome.outcome === 'updated') continue;
     if (shown === SHOWN) {
       more++;
@@ -32,4 +27,10 @@ export async function unchangedText(kind: string, outcomesNdjson: string): Promi
     text += `  not changed: ${outcome.file}:${outcome.line}${id}: ${said}\n    what to do: ${repairAdvice(kind, outcome)}\n`;
   }
   return more > 0 ? `${text}  … and ${more} more not changed (in the repair report)\n` : text;
+}
+
+/** The outcomes of an in-process run's outcomes.ndjson, in its (report) order. */
+export async function* ndjsonOutcomes(path: string): AsyncGenerator<RecordOutcome> {
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) if (line) yield JSON.parse(line) as RecordOutcome;
 }

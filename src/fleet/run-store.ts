@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../gate/redis-script.js';
 import { OrderedSpill, reportOrder } from '../report-files/ordered-spill.js';
@@ -215,17 +218,23 @@ export class RedisRunStore {
    * any order, so they are read once (kept deflated, ~30 bytes a record) and put in order of their
    * first line, then fed to the ordered spill beside `spillPath`, which merges what still overlaps
    * with bounded memory (reporting/ordered-spill.ts). Pre-sorted, the spill holds few sorted runs.
+   * Without `spillPath` the spill goes to a temporary folder of its own, removed once read.
    */
-  async *outcomesInOrder(runId: string, spillPath: string): AsyncGenerator<RecordOutcome> {
+  async *outcomesInOrder(runId: string, spillPath?: string): AsyncGenerator<RecordOutcome> {
     const stored: { first: RecordOutcome; deflated: Buffer }[] = [];
     for await (const deflated of this.deflatedBatches(runId)) {
       const [first] = inflated(deflated);
       if (first) stored.push({ first, deflated });
     }
     stored.sort((a, b) => reportOrder(a.first, b.first));
-    const spill = new OrderedSpill(spillPath);
-    for (const { deflated } of stored) await spill.add(inflated(deflated));
-    yield* spill.drain();
+    const spillDir = spillPath ? undefined : await mkdtemp(join(tmpdir(), 'erp-bridge-outcomes-'));
+    try {
+      const spill = new OrderedSpill(spillPath ?? join(spillDir as string, 'outcomes.spill'));
+      for (const { deflated } of stored) await spill.add(inflated(deflated));
+      yield* spill.drain();
+    } finally {
+      if (spillDir) await rm(spillDir, { recursive: true, force: true });
+    }
   }
 
   private async *batches(runId: string): AsyncGenerator<RecordOutcome[]> {

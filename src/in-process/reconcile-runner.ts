@@ -10,6 +10,7 @@ import { FileStopError } from '../sources/file-stop.js';
 import { listArrived } from '../sources/locations/arrival.js';
 import { exportFile, nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
+import { noFileRule } from '../sources/locations/no-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { arrivalOf } from '../sources/locations/source-keys.js';
 import { openRecords } from '../sources/open-records.js';
@@ -119,11 +120,13 @@ async function reconcileAt<R extends ReconcileReport>(
   }).catch((error: unknown) => {
     stop ??= stopOf(error);
     if (!stop) throw error;
-    return { ready: [] };
+    return { ready: [], waiting: [] };
   });
   const paths = listing.ready.map((f) => f.path);
-  if (paths.length === 0 && !stop)
-    logger.warn({ glob: loaded.sourceGlob }, 'no export file matches the feed source path');
+  // No export is no equal comparison: the same rule as sync's (exit 2 unless source.allowNoFiles).
+  const noFile = stop ? {} : await noFileRule(location, loaded.sourceGlob, listing, feed.source);
+  if (noFile.allowed) logger.info({ glob: loaded.sourceGlob }, noFile.allowed);
+  stop ??= noFile.stop;
   async function* read(): AsyncGenerator<readonly MapOutcome[]> {
     for (const path of paths) yield* openRecords(feed, exportFile(location, path)).batches;
   }

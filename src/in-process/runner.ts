@@ -13,7 +13,7 @@ import { careForFile, verdictOf } from '../sources/locations/after-care.js';
 import { listArrived, markerOf } from '../sources/locations/arrival.js';
 import { exportFile, nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
-import { explainNoFile } from '../sources/locations/no-file.js';
+import { noFileRule } from '../sources/locations/no-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
 import { onlyLines, openRecords, type RecordStream } from '../sources/open-records.js';
@@ -220,14 +220,10 @@ async function runFeedAt(
   for (const w of waiting) logger.info({ file: w.path }, `export file waits: ${w.reason}`);
   // No export at all is no success: a folder that is not there, or a glob that matches nothing
   // (unless the feed says that is normal), stops the run before anything is sent.
-  const noFile =
-    paths.length === 0 && waiting.length === 0 && !(await run.stopReason())
-      ? await explainNoFile(location, loaded.sourceGlob, feed.source.allowNoFiles === true)
-      : undefined;
-  const noFileStop = noFile?.stop
-    ? { code: noFile.stop, message: noFile.message, exitCode: 2 as const }
-    : undefined;
-  if (noFile && !noFile.stop) logger.info({ glob: loaded.sourceGlob }, noFile.message);
+  const noFile = (await run.stopReason())
+    ? {}
+    : await noFileRule(location, loaded.sourceGlob, listing, feed.source);
+  if (noFile.allowed) logger.info({ glob: loaded.sourceGlob }, noFile.allowed);
   // Every read of the run goes through the feed's location; reports name files as it does.
   const { onlyLines: only } = deps;
   const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) => {
@@ -238,7 +234,7 @@ async function runFeedAt(
   // would create this run's records again under new IDs.
   const identityStop =
     (unprovisioned ? undefined : account.stop) ??
-    noFileStop ??
+    noFile.stop ??
     (deps.identity &&
       (await checkIdentity(feed, deps.identity.store, {
         accept: deps.identity.accept,
@@ -308,7 +304,7 @@ async function runFeedAt(
     ...(deps.target ? { target: deps.target } : {}),
     ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
     waiting,
-    ...(noFile && !noFile.stop ? { noFile: noFile.message } : {}),
+    ...(noFile.allowed ? { noFile: noFile.allowed } : {}),
   });
 
   await run.report.finish(summary);

@@ -30,7 +30,15 @@ export async function expandGlob(
     const matcher = segmentMatcher(segment);
     const next: string[] = [];
     for (const base of bases) {
-      const entries: Dirent[] = await readdir(base, { withFileTypes: true }).catch(() => []);
+      const entries: Dirent[] = await readdir(base, { withFileTypes: true }).catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+        // The glob's own folder refused (permissions): the listing fails, not "no file". A
+        // sub-folder a wildcard reached is left out, said as a problem.
+        if (i === firstWild) throw error;
+        onProblem({ path: base, problem: `folder cannot be read: ${(error as Error).message}` });
+        return [];
+      });
       for (const entry of entries) {
         if (!matcher(entry.name)) continue;
         const path = join(base, entry.name);

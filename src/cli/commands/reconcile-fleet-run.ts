@@ -12,6 +12,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type FleetWiring, loadFleetFeeds, withFeedsDir, withFleet } from '../fleet.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { reconcileExitCode, screen } from '../reconcile-screen.js';
+import { unchangedText } from '../repair-text.js';
 
 export interface ReconcileFleetFlags {
   repair: boolean;
@@ -122,8 +123,9 @@ async function repair(
       print(`  repair run ${run.runId} failed: ${done.failed}\n`);
       continue;
     }
+    const unchanged = await unchangedText(loaded.feed.kind, fleet.store.outcomesInOrder(run.runId));
     print(
-      `  repair: ${done.summary.state}: ${countsText(done.summary)}\n  repair run: ${run.runId} (erp-bridge report ${run.runId})\n`,
+      `  repair: ${done.summary.state}: ${countsText(done.summary)}\n${unchanged}  repair run: ${run.runId} (erp-bridge report ${run.runId})\n`,
     );
   }
 }

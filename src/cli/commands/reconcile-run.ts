@@ -10,7 +10,7 @@ import { countsText } from '../counts-text.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { reconcileExitCode, screen } from '../reconcile-screen.js';
-import { unchangedText } from '../repair-text.js';
+import { ndjsonOutcomes, unchangedText } from '../repair-text.js';
 import { checkReportDir } from '../report-dir.js';
 import { connectService } from '../service.js';
 
@@ -65,7 +65,7 @@ export async function reconcile(feedFiles: string[], flags: ReconcileFlags): Pro
           onlyLines: run.repair,
         });
         print(
-          `  repair: ${repaired.summary.state}: ${countsText(repaired.summary)}\n${await unchangedText(loaded.feed.kind, repaired.files.ndjson)}  repair report: ${repaired.files.dir}\n`,
+          `  repair: ${repaired.summary.state}: ${countsText(repaired.summary)}\n${await unchangedText(loaded.feed.kind, ndjsonOutcomes(repaired.files.ndjson))}  repair report: ${repaired.files.dir}\n`,
         );
         run = await reconcileFeed(loaded, deps);
         print(`after the repair:\n${screen(run.summary, `report: ${run.files.dir}`)}`);

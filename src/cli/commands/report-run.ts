@@ -1,7 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { csvLine } from '../../report-files/csv.js';
 import { OUTCOME_COLUMNS, outcomeCsvLine, outcomeJsonLine } from '../../report-files/file-sink.js';
@@ -34,14 +31,9 @@ export async function report(runId: string, flags: ReportFlags): Promise<ExitCod
     } else {
       if (flags.format === 'csv') await write(out, csvLine(OUTCOME_COLUMNS));
       // In line order, as `sync` writes outcomes.csv; sorted through a temporary spill file.
-      const spillDir = await mkdtemp(join(tmpdir(), 'erp-bridge-report-'));
-      try {
-        for await (const o of fleet.store.outcomesInOrder(runId, join(spillDir, 'outcomes.spill'))) {
-          if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
-          await write(out, flags.format === 'csv' ? outcomeCsvLine(o, runId) : outcomeJsonLine(o, runId));
-        }
-      } finally {
-        await rm(spillDir, { recursive: true, force: true });
+      for await (const o of fleet.store.outcomesInOrder(runId)) {
+        if (flags.outcome && !flags.outcome.has(o.outcome)) continue;
+        await write(out, flags.format === 'csv' ? outcomeCsvLine(o, runId) : outcomeJsonLine(o, runId));
       }
     }
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));

@@ -16,6 +16,7 @@ import { positionOf } from '../../sources/formats/registry.js';
 import { openLocation } from '../../sources/locations/open-location.js';
 import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
+import { allSettled } from '../all-settled.js';
 import { countsText } from '../counts-text.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
@@ -210,20 +211,6 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     await alerts?.close();
     await service.close();
   }
-}
-
-/**
- * Every run's result once all have ended; a run that threw (a bug) is thrown only then. The feeds
- * share one client, which `finally` closes: closing it while another feed still runs would fail
- * that feed's records (`The client is destroyed`) for a failure that was not its own.
- */
-async function allSettled<T>(runs: readonly (T | Promise<T>)[]): Promise<T[]> {
-  const values: T[] = [];
-  for (const run of await Promise.allSettled(runs)) {
-    if (run.status === 'rejected') throw run.reason;
-    values.push(run.value);
-  }
-  return values;
 }
 
 /** The statements' arithmetic warnings and balance updates under a run's line (summary.json has all). */

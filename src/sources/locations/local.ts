@@ -3,7 +3,9 @@ import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { expandGlob, type GlobProblem } from '../glob.js';
+import { localError } from './local-errors.js';
 import type { ByteRange, LocatedFile, Location } from './location.js';
+import { pulledStream } from './pulled-stream.js';
 
 export interface LocalOptions {
   /** Hears a path the glob matched but cannot use (a link loop, a dangling link, a second name). */
@@ -18,7 +20,9 @@ export function openLocalLocation(options: LocalOptions = {}): Location {
   return {
     label: 'local',
     list: async (glob) => {
-      const paths = await expandGlob(glob, options.onProblem);
+      const paths = await expandGlob(glob, options.onProblem).catch((error: unknown) => {
+        throw localError('list', glob, error);
+      });
       const files = await Promise.all(paths.map(statFile));
       // A file gone between the listing and its stat is no longer there to import.
       return files.filter((f): f is LocatedFile => f !== undefined);
@@ -30,7 +34,7 @@ export function openLocalLocation(options: LocalOptions = {}): Location {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-        throw error;
+        throw localError('list', folder, error);
       }
     },
     stat: statFile,
@@ -55,15 +59,28 @@ async function statFile(path: string): Promise<LocatedFile | undefined> {
     return info.isFile() ? { path: resolve(path), size: info.size, mtimeMs: info.mtimeMs } : undefined;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw localError('stat', path, error);
   }
 }
 
-/** `end` is exclusive in a ByteRange and inclusive in createReadStream. */
+/**
+ * `end` is exclusive in a ByteRange and inclusive in createReadStream. The disk's errors (a file
+ * removed since the listing, one it refuses) come as LocalLocationErrors: they stop the feed's
+ * run with its code, never the command.
+ */
 function readRange(path: string, range: ByteRange = { start: 0 }): Readable {
   if (range.end !== undefined && range.end <= range.start) return Readable.from([]);
-  return createReadStream(path, {
-    start: range.start,
-    ...(range.end !== undefined ? { end: range.end - 1 } : {}),
+  return pulledStream(async function* () {
+    const file = createReadStream(path, {
+      start: range.start,
+      ...(range.end !== undefined ? { end: range.end - 1 } : {}),
+    });
+    try {
+      for await (const chunk of file) yield chunk as Buffer;
+    } catch (error) {
+      throw localError('read', path, error);
+    } finally {
+      file.destroy();
+    }
   });
 }

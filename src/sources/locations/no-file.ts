@@ -1,5 +1,7 @@
 import { hasWildcard } from '../glob.js';
+import type { ArrivedListing } from './arrival.js';
 import type { Location } from './location.js';
+import { LocationError } from './location-error.js';
 
 /** How many names of the glob's folder a message shows, nearest first. */
 const NEAREST = 5;
@@ -50,6 +52,41 @@ export async function explainNoFile(
     stop: 'NO_EXPORT_FILE',
     message: `no export file matches ${glob}; ${found} (if a run without a file is normal for this feed, set source.allowNoFiles: true)`,
   };
+}
+
+/**
+ * A run's (or reconcile's) stop for no export at all: exit 2, as every wrong setting; or the
+ * location's own code when listing the folder failed (a disk refusing it).
+ */
+export interface NoFileStop {
+  code: string;
+  message: string;
+  exitCode: 1 | 2 | 3;
+}
+
+/**
+ * The rule of `sync` and `reconcile` in process: a listing with no export ready and none waiting
+ * for its arrival rule stops (explainNoFile), unless the feed allows no file: then `allowed` is
+ * the message to say (and keep in the summary). Neither when files were listed. A location that
+ * fails listing the folder stops with its own code.
+ */
+export async function noFileRule(
+  location: Location,
+  glob: string,
+  listing: ArrivedListing,
+  source: { allowNoFiles?: boolean | undefined },
+): Promise<{ stop?: NoFileStop; allowed?: string }> {
+  if (listing.ready.length > 0 || listing.waiting.length > 0) return {};
+  let noFile: NoFile;
+  try {
+    noFile = await explainNoFile(location, glob, source.allowNoFiles === true);
+  } catch (error) {
+    if (!(error instanceof LocationError)) throw error;
+    return { stop: { code: error.code, message: error.message, exitCode: error.exitCode } };
+  }
+  return noFile.stop
+    ? { stop: { code: noFile.stop, message: noFile.message, exitCode: 2 } }
+    : { allowed: noFile.message };
 }
 
 /** The names closest to the glob segment `wanted`, nearest first (ties by name). */

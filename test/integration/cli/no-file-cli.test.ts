@@ -92,3 +92,28 @@ describe('issue 26.2: sync with no export file', () => {
     expect(ran.stdout).not.toContain('no export file matches');
   }, 60_000);
 });
+
+describe('issue 26.2: reconcile (in process) with no export file follows the same rule', () => {
+  const reconcile = (feed: string) =>
+    runCli(['reconcile', feed, '--report-dir', mkdtempSync(join(work, 'reports-'))], env());
+
+  it('a glob that matches nothing: exit 2 naming the glob and the nearest names; allowNoFiles: compared (exit 0)', async () => {
+    const dir = mkdtempSync(join(work, 'feed-'));
+    mkdirSync(join(dir, 'exports'));
+    writeFileSync(join(dir, 'exports', 'Umsaetze_2026-01.csv'), 'ID;Date;Amount;Name\n');
+    const ran = await reconcile(feedIn(dir, 'exports/umsaetze-*.csv'));
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+    expect(ran.stdout).toContain(
+      `: stopped: no export file matches ${dir}/exports/umsaetze-*.csv; nearest names in ${dir}/exports: Umsaetze_2026-01.csv`,
+    );
+    expect(ran.stdout).toContain('source.allowNoFiles: true');
+
+    const missing = await reconcile(feedIn(dir, 'exprots/umsaetze-*.csv', '  allowNoFiles: true\n'));
+    expect(missing.code, missing.stdout + missing.stderr).toBe(2);
+    expect(missing.stdout).toContain(`source folder ${dir}/exprots does not exist`);
+
+    const allowed = await reconcile(feedIn(dir, 'exports/umsaetze-*.csv', '  allowNoFiles: true\n'));
+    expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
+    expect(allowed.stdout).toMatch(/: equal .*\n {2}0 equal, 0 missing/);
+  }, 60_000);
+});

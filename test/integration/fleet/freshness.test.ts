@@ -110,4 +110,62 @@ describe('issue 26.2: freshness of feeds with source.expectEvery', {
     expect(await fleet.registry.freshness()).toEqual([]);
     await alerts.close();
   });
+  it('runs --json --freshness: one JSON line per feed with its verdict; runs --json stays one run a line', async () => {
+    const fleet = world.start();
+    const alerts = new FeedAlerts({
+      config: loadAlertConfig({}),
+      store: new RedisFeedHealthStore(fleet.connection, fleetKeys(fleet.config.prefix)),
+      logger: captureLogs().logger,
+    });
+    const delivered = expectingFeed('json-fresh', true);
+    const [run] = await fleet.enqueue(delivered.feedFile);
+    const silent = expectingFeed('json-stale', false);
+    const began = Date.now() - 30 * HOUR;
+    const feeds = [await loadFeedFile(delivered.feedFile), await loadFeedFile(silent.feedFile)];
+    await checkFreshness(feeds, fleet.registry, alerts, began);
+    await alerts.close();
+    const env = fleetProcessEnv(fleet.config, world.sandbox());
+    const jsonLines = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+    const verdicts = await cli.run(['runs', '--json', '--freshness'], env);
+    expect(verdicts.code, verdicts.describe()).toBe(0);
+    expect(jsonLines(verdicts.stdout)).toEqual([
+      {
+        feed: 'json-fresh',
+        accountId: 1001,
+        freshness: 'fresh',
+        lastNewAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        watchedSince: expect.stringMatching(/Z$/),
+        expectEveryMs: 26 * HOUR,
+        message: expect.stringMatching(/^feed json-fresh is fresh: last new export file seen at /),
+      },
+      {
+        feed: 'json-stale',
+        accountId: 1001,
+        freshness: 'stale',
+        lastNewAt: null,
+        watchedSince: new Date(began).toISOString(),
+        expectEveryMs: 26 * HOUR,
+        message: expect.stringMatching(/^feed json-stale is stale: no new export file since/),
+      },
+    ]);
+    const one = await cli.run(['runs', '--json', '--freshness', '--feed', 'json-stale'], env);
+    expect(jsonLines(one.stdout).map((v) => v.feed)).toEqual(['json-stale']);
+    // Text: the verdicts only, no run lines.
+    const text = await cli.run(['runs', '--freshness'], env);
+    expect(text.stdout).toMatch(
+      /^fresh {2}feed json-fresh is fresh: .*\nSTALE {2}feed json-stale is stale: .*\n$/,
+    );
+
+    // Without --freshness, --json lines stay one run each, as scripts parse them.
+    const listed = await cli.run(['runs', '--json'], env);
+    expect(listed.code, listed.describe()).toBe(0);
+    expect(jsonLines(listed.stdout)).toEqual([
+      expect.objectContaining({ runId: run?.runId, state: 'running' }),
+    ]);
+  });
 });

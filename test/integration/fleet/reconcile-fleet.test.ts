@@ -167,6 +167,28 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     expect(repaired.stdout).toMatch(/after the repair:\nfrc-cli-bank: equal/);
   }, 90_000);
 
+  it('--repair --fleet names each record it could not change, why, and what to do (a transaction edited in the service)', async () => {
+    const { fleet, feeds, account } = await provisioned('frc-unch');
+    const tx = world.transactions(account.id).find((t) => t.externalId === 'T-2');
+    if (!tx) throw new Error('T-2 was not synced');
+    tx.amount += 1;
+    const env = {
+      REDIS_URL: fleet.config.redisUrl,
+      ERP_BRIDGE_QUEUE_PREFIX: fleet.config.prefix,
+      ERP_BRIDGE_FEEDS_DIR: fleet.config.feedsDir,
+      PATH: process.env.PATH,
+    };
+    const repaired = await runCli(['reconcile', '--fleet', '--repair', feeds.bank], env);
+    expect(repaired.code, repaired.stdout + repaired.stderr).toBe(4);
+    expect(repaired.stdout).toContain('repair: completed: 0 created, 0 updated, 1 skipped');
+    // The same words as the in-process --repair (test/integration/cli/reconcile-cli.test.ts).
+    expect(repaired.stdout).toMatch(
+      /not changed: \S*bank\.csv:3 T-2: skipped: already in the service\n {4}what to do: the partner API has no update for bank transactions: change it in the service by hand/,
+    );
+    expect(repaired.stdout.match(/not changed:/g)).toHaveLength(1);
+    expect(repaired.stdout).toMatch(/after the repair:\nfrc-unch-bank: differences/);
+  }, 90_000);
+
   it('a worker shutting down mid-comparison releases the reconcile; another worker finishes it, no stopped summary', async () => {
     const { fleet, feeds, worker } = await provisioned('frc-shut');
     await worker.close();
