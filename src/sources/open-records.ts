@@ -7,6 +7,7 @@ import { EncodingError, FileStopError } from './file-stop.js';
 import { inputOf, readSource, readSourceBytes } from './formats/registry.js';
 import type { StatementTotals } from './formats/statement-totals.js';
 import { asExportFile, type ExportFile } from './locations/export-file.js';
+import { mappedColumns } from './mapped-columns.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
 import { fileSha256, openBytes } from './raw-file.js';
 import type { MapOutcome, MappedRecord } from './record.js';
@@ -55,6 +56,7 @@ export function openRecords<K extends RecordKind>(
 ): RecordStream<RecordOf<K>> {
   const source = asExportFile(given);
   const file = source.name;
+  const columnsRead = mappedColumns(feed);
   const sha256 = deferred<string>();
   const encoding = deferred<FileEncoding | undefined>();
   // The reader starts when `batches` is first read: the encoding is checked (a pass over the
@@ -75,7 +77,7 @@ export function openRecords<K extends RecordKind>(
       checked = raw;
       encoding.resolve(undefined);
       raw.sha256.then(sha256.resolve, sha256.reject);
-      const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input);
+      const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input, columnsRead);
       columns = reading.columns;
       statements = reading.statements;
       sheet = reading.sheet;
@@ -108,7 +110,7 @@ export function openRecords<K extends RecordKind>(
       throw contradicted;
     }
     opened.sha256.then(sha256.resolve, sha256.reject);
-    const reading = readSource(feed.source.format, feed.source, file, opened.text);
+    const reading = readSource(feed.source.format, feed.source, file, opened.text, columnsRead);
     columns = reading.columns;
     statements = reading.statements;
     try {

@@ -85,14 +85,23 @@ describe('an export has its header (issue 25 point 7)', () => {
 
   it('csv: some other file (one line, no data rows) stops with exit 2 naming every missing column and the file', async () => {
     await expectLayoutStop(
-      // (No comma in it: a one-column line that a likely delimiter splits is named as a wrong
-      // delimiter first, csv-delimiter.ts; also exit 2.)
-      csvFeed('other-file', 'Dear customer: your statement is attached.\n'),
+      // A comma splits it, but into none of the mapped columns: no wrong-delimiter hint
+      // (csv-delimiter.ts), the missing columns are what is wrong.
+      csvFeed('other-file', 'Dear customer, your statement is attached.\n'),
       'export.csv',
       'mapping.externalId: column "ID" is not in the header; mapping.bookingDate: column "Datum" is not in the header; ' +
         'mapping.amount: column "Betrag" is not in the header; mapping.purpose: column "Text" is not in the header; ' +
-        'the header has: Dear customer: your statement is attached.',
+        'the header has: Dear customer, your statement is attached.',
     );
+  });
+
+  it('csv: a header that another delimiter splits into the mapped columns stops naming that delimiter', async () => {
+    const run = await expectLayoutStop(
+      csvFeed('comma-header', 'ID,Datum,Betrag,Text\nA,05.01.2026,"1,00",x\n'),
+      'export.csv: the header reads as one column with the feed\'s delimiter ";"',
+      'set source.delimiter to ","',
+    );
+    expect(run.summary.stopReason?.message).not.toContain('is not in the header');
   });
 
   it('csv: a header without the mapped columns and without rows stops too, naming the header it found', async () => {
