@@ -116,6 +116,12 @@ interface FormatEntry<Schema extends FormatSchema> {
   readonly leastContent?: (mapped: string) => string;
 }
 
+/** leastContent of a format whose export starts with a header naming its columns (on a `line`, a `row`). */
+export const headerFirst =
+  (unit: 'line' | 'row') =>
+  (mapped: string): string =>
+    `an export has at least its header ${unit}${mapped === '' ? '' : ` with the mapped columns ${mapped}`}; an ERP with nothing to export writes the header alone`;
+
 /** A format read as text: its schema has `encoding` (textSourceKeys), its reader decoded text. */
 export interface TextFormat<Schema extends FormatSchema> extends FormatEntry<Schema> {
   /** Text unless said otherwise: a text format's entry need not name it. */

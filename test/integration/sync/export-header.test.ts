@@ -156,6 +156,37 @@ describe('an export has its header (issue 25 point 7)', () => {
     expect(run.summary.files.map((f) => f.records)).toEqual([0]);
   });
 
+  it('csv and xlsx: an empty file (0 bytes, or only whitespace and a byte-order mark) has no header: it stops, naming the file and the mapped columns', async () => {
+    const least =
+      'an export has at least its header line with the mapped columns "ID", "Datum", "Betrag", "Text"; an ERP with nothing to export writes the header alone';
+    await expectLayoutStop(csvFeed('csv-0', ''), `export.csv: the file is empty (0 bytes): ${least}`);
+    await expectLayoutStop(
+      csvFeed('csv-blank', '\ufeff \r\n\r\n'),
+      'export.csv: the file is empty (8 bytes, only whitespace or a byte-order mark): an export has at least its header line',
+    );
+    await expectLayoutStop(
+      feedWith('xlsx-0', 'export.xlsx', '', XLSX_SOURCE, CSV_MAPPING),
+      `export.xlsx: the file is empty (0 bytes): ${least.replace('header line', 'header row')}`,
+    );
+  });
+
+  it('MT940, camt and DATEV: an empty file holds no statement (no batch) and stops, naming what the least file holds', async () => {
+    const statement = (name: string, file: string, format: string) =>
+      feedWith(name, file, '', [`format: ${format}`], '{}');
+    await expectLayoutStop(
+      statement('mt940-0', 'day.sta', 'mt940'),
+      'day.sta: the file is empty (0 bytes): a statement file has at least one statement',
+    );
+    await expectLayoutStop(
+      statement('camt-0', 'day.xml', 'camt'),
+      'day.xml: the file is empty (0 bytes): a camt file has at least its Document',
+    );
+    await expectLayoutStop(
+      feedWith('datev-0', 'extf.csv', '\r\n', ['format: datev'], DATEV_MAPPING),
+      'extf.csv: the file is empty (2 bytes, only whitespace or a byte-order mark): a DATEV booking batch has at least its meta header',
+    );
+  });
+
   it('JSON Lines have no header: an empty file is an empty export, a line without the mapped keys is its own rejection', async () => {
     const jsonl = (name: string, text: string) =>
       feedWith(
