@@ -8,6 +8,7 @@ import { FileStopError } from './file-stop.js';
 import { hasFixedDates, rawTextOf, readSource, readSourceBytes } from './formats/registry.js';
 import type { FormatReading } from './formats/source-format.js';
 import { type ExportFile, readChunks } from './locations/export-file.js';
+import { mappedColumns } from './mapped-columns.js';
 import type { ColumnRef, Columns, SourceRow } from './row.js';
 import type { FileEncoding } from './text-encoding.js';
 import { contradicts, type SwappedDates, swappedDates } from './values/date-swap.js';
@@ -101,7 +102,7 @@ export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
       const bytes = Readable.from(readChunks(file, { start: 0 }, READ_CHUNK_BYTES), { objectMode: false });
       const text = bytes.pipe(decodeStream(encoding.name));
       bytes.on('error', (error) => text.destroy(error));
-      const reading = readSource(feed.source.format, feed.source, file.name, text);
+      const reading = readSource(feed.source.format, feed.source, file.name, text, mappedColumns(feed));
       return contradiction(feed, file.name, reading, columns, dates).finally(() => {
         text.destroy();
         bytes.destroy();
@@ -111,7 +112,7 @@ export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
       const input = { path: file.path, location: file.location, countRead: () => {} };
       if (await rawTextClear(rawTextOf(feed.source.format, feed.source, file.name, input), dates.candidates))
         return undefined;
-      const reading = readSourceBytes(feed.source.format, feed.source, file.name, input);
+      const reading = readSourceBytes(feed.source.format, feed.source, file.name, input, mappedColumns(feed));
       return contradiction(feed, file.name, reading, columns, dates);
     },
   };

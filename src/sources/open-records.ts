@@ -2,15 +2,17 @@ import type { FeedOf } from '../config/feed.js';
 import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { dateFormatCheck } from './date-format-check.js';
 import { type CheckedText, openCheckedText } from './decode.js';
+import { blankSize, emptyFileStop } from './empty-file.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError, FileStopError } from './file-stop.js';
-import { inputOf, readSource, readSourceBytes } from './formats/registry.js';
+import { inputOf, leastContentOf, readSource, readSourceBytes } from './formats/registry.js';
 import type { StatementTotals } from './formats/statement-totals.js';
 import { asExportFile, type ExportFile } from './locations/export-file.js';
+import { mappedColumns } from './mapped-columns.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
 import { fileSha256, openBytes } from './raw-file.js';
 import type { MapOutcome, MappedRecord } from './record.js';
-import type { Columns, SourceItem } from './row.js';
+import { type Columns, namedColumns, type SourceItem } from './row.js';
 import type { FileEncoding } from './text-encoding.js';
 
 /** R: the records' type, RecordOf<K> for a feed of kind K. */
@@ -55,6 +57,7 @@ export function openRecords<K extends RecordKind>(
 ): RecordStream<RecordOf<K>> {
   const source = asExportFile(given);
   const file = source.name;
+  const columnsRead = mappedColumns(feed);
   const sha256 = deferred<string>();
   const encoding = deferred<FileEncoding | undefined>();
   // The reader starts when `batches` is first read: the encoding is checked (a pass over the
@@ -75,7 +78,7 @@ export function openRecords<K extends RecordKind>(
       checked = raw;
       encoding.resolve(undefined);
       raw.sha256.then(sha256.resolve, sha256.reject);
-      const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input);
+      const reading = readSourceBytes(feed.source.format, feed.source, file, raw.input, columnsRead);
       columns = reading.columns;
       statements = reading.statements;
       sheet = reading.sheet;
@@ -108,7 +111,7 @@ export function openRecords<K extends RecordKind>(
       throw contradicted;
     }
     opened.sha256.then(sha256.resolve, sha256.reject);
-    const reading = readSource(feed.source.format, feed.source, file, opened.text);
+    const reading = readSource(feed.source.format, feed.source, file, opened.text, columnsRead);
     columns = reading.columns;
     statements = reading.statements;
     try {
@@ -145,8 +148,33 @@ export function openRecords<K extends RecordKind>(
       layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
     }
   };
+  const least = leastContentOf(feed.source.format);
+  /** An empty file (empty-file.ts) under a format whose least file holds something: its stop. */
+  const emptyStop = async (): Promise<FileStopError | undefined> => {
+    if (!least) return undefined;
+    const size = await blankSize(source);
+    return size === undefined ? undefined : emptyFileStop(file, size, least(namedColumns(columnsRead)));
+  };
   async function* mapped(): AsyncGenerator<MapOutcome<RecordOf<K>>[]> {
+    // Nothing read at all (no row, no problem): the file may be empty, which is no export. A
+    // reader's own stop of an empty file (not a zip, no XML root) gives way to that reason.
+    let seen = false;
+    try {
+      yield* mappedBatches(() => {
+        seen = true;
+      });
+    } catch (error) {
+      if (!seen && error instanceof FileStopError) throw (await emptyStop()) ?? error;
+      throw error;
+    }
+    if (!seen) {
+      const empty = await emptyStop();
+      if (empty) throw empty;
+    }
+  }
+  async function* mappedBatches(onItems: () => void): AsyncGenerator<MapOutcome<RecordOf<K>>[]> {
     for await (const batch of batches) {
+      if (batch.length > 0) onItems();
       const out: MapOutcome<RecordOf<K>>[] = [];
       for (const item of batch) {
         if (item.kind === 'problem') {

@@ -1,7 +1,25 @@
+import type { FieldType } from '../kinds/field-spec.js';
 import type { RowBooking, StatementAppearance } from './booking.js';
 
 /** A column reference of a mapping: a header name, or a 1-based position. */
 export type ColumnRef = string | number;
+
+/**
+ * A column the feed's mapping reads, with the field it fills: what a reader may know of the
+ * mapping before any row (a header hint, an empty file's message, a typed cell read for a text
+ * field).
+ */
+export interface MappedColumn {
+  readonly ref: ColumnRef;
+  readonly field: string;
+  readonly type: FieldType;
+}
+
+/** `"ID", "Datum", #3`: mapped columns for a message, each once. */
+export function namedColumns(columns: readonly MappedColumn[]): string {
+  const refs = [...new Set(columns.map((c) => c.ref))];
+  return refs.map((ref) => (typeof ref === 'number' ? `#${ref}` : JSON.stringify(ref))).join(', ');
+}
 
 /**
  * One data row of an export, wherever it came from (CSV line, JSON Lines object), with its place

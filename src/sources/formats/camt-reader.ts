@@ -89,6 +89,11 @@ class CamtParse {
   private broken = false;
   /** Elements of the entry or balance being read: past maxEntryElements it is not kept. */
   private elements = 0;
+  /**
+   * Elements of the statement's own (outside its entries and balances): its `Id` and `Acct`
+   * values are kept for the whole statement, so past maxEntryElements the statement is refused.
+   */
+  private ownElements = 0;
 
   constructor(
     private readonly file: string,
@@ -159,6 +164,7 @@ class CamtParse {
     } else if (depth === STATEMENT_DEPTH && this.message && local === this.message.record) {
       this.statement = { message: this.message.name, values: new Captured(this.startLine) };
       this.tally = new StatementTally(this.startLine);
+      this.ownElements = 0;
     } else if (depth === ENTRY_DEPTH && this.statement && local === 'Bal') {
       this.balance = new Captured(this.startLine);
       this.elements = 0;
@@ -168,6 +174,8 @@ class CamtParse {
       this.details = [];
       this.elements = 0;
       scope = true;
+    } else if (this.statement && !this.entry && !this.balance) {
+      if (++this.ownElements > this.maxEntryElements) return this.statementTooLarge(this.statement);
     } else if ((this.entry || this.balance) && ++this.elements === this.maxEntryElements) {
       if (this.balance)
         return this.end(`a balance of more than maxEntryElements (${this.maxEntryElements}) elements`);
@@ -261,6 +269,19 @@ class CamtParse {
     const amount = entryAmount(entry);
     if (amount === undefined) this.tally.unreadableEntry();
     else this.tally.entry(amount);
+  }
+
+  /**
+   * A statement whose own elements pass the cap (a hostile file repeating `<Acct>` between its
+   * entries): refused, and nothing after it read; the entries it handed on before are the ones
+   * that stand.
+   */
+  private statementTooLarge(statement: CamtStatement): void {
+    this.stop = new FileStopError(
+      'SOURCE_TOO_LARGE',
+      this.file,
+      `${this.file}: the statement starting on line ${statement.values.line} has more than maxEntryElements (${this.maxEntryElements}) elements of its own (outside its entries and balances) by line ${this.startLine}, more than a camt statement has: it is refused, nothing after it is read and no balance of it is applied`,
+    );
   }
 
   private unsupported(found: string): void {

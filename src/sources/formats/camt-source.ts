@@ -20,6 +20,8 @@ export const CamtSource = z.strictObject({
   /**
    * Elements of one entry (`Ntry`, its batch details included) or balance: a larger entry is
    * rejected alone (docs/reading-exports.md, "Caps"). A batch of 1,000 transfers has about 40,000.
+   * The same cap holds a statement's own elements (outside its entries and balances): past it the
+   * statement is refused (SOURCE_TOO_LARGE).
    */
   maxEntryElements: z.int().positive().default(200_000),
 });

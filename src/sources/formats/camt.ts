@@ -9,6 +9,8 @@ export const camtFormat: SourceFormat<typeof CamtSource> = {
   read: readCamt,
   position: 'line',
   fixedDates: true,
+  leastContent: () =>
+    'a camt file has at least its Document with one statement, report or notification; a bank with nothing booked sends one without entries',
   routeCells: { account: 'account', currency: 'accountCurrency', iban: 'accountIban' },
   defaultMapping: statementTransactions('reference'),
   docs: 'ISO 20022 camt.053 statements, camt.052 reports and camt.054 notifications (versions .001.02 to .001.08): each entry (`Ntry`) is a record, each transaction of a batch entry that carries its own amounts; its cells are named (see reading-exports.md)',

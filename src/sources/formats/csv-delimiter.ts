@@ -1,4 +1,5 @@
 import { FileStopError } from '../file-stop.js';
+import type { MappedColumn } from '../row.js';
 
 /** Delimiters exports use: when the one in force does not fit, one of these usually does. */
 const LIKELY_DELIMITERS = [';', ',', '\t', '|'];
@@ -12,34 +13,49 @@ const shown = (delimiter: string) => (delimiter === '\t' ? '"\\t" (tab)' : JSON.
 const fieldsOf = (text: string, delimiter: string) =>
   text.split(delimiter).filter((f) => f.trim() !== '').length;
 
+/** A header's names split at `delimiter`, trimmed and unquoted (a hint: quotes are not honoured). */
+const namesOf = (text: string, delimiter: string) =>
+  text.split(delimiter).map((name) => name.trim().replace(/^"(.*)"$/, '$1'));
+
 /**
- * The delimiter a one-column header seems to use: the likely delimiter that splits it into the
- * most (at least two) named columns. Undefined when none does (a real one-column file).
+ * The delimiter a one-column header seems to use: the likely delimiter whose split of it holds
+ * the most mapped columns (a name among its names, a position from 2 within them), and at least
+ * one. Undefined when none does: a real one-column file, or some other file given as the export
+ * (a line of prose with a comma), whose missing columns the mapping's own check names.
  */
-function splittingDelimiter(header: string, inForce: string): string | undefined {
-  let best: { delimiter: string; fields: number } | undefined;
+function splittingDelimiter(
+  header: string,
+  inForce: string,
+  mapped: readonly MappedColumn[],
+): string | undefined {
+  let best: { delimiter: string; found: number } | undefined;
   for (const delimiter of LIKELY_DELIMITERS) {
     if (delimiter === inForce) continue;
-    const fields = fieldsOf(header, delimiter);
-    if (fields >= 2 && fields > (best?.fields ?? 0)) best = { delimiter, fields };
+    const names = namesOf(header, delimiter);
+    if (names.length < 2) continue;
+    const found = mapped.filter(({ ref }) =>
+      typeof ref === 'number' ? ref >= 2 && ref <= names.length : names.includes(ref),
+    ).length;
+    if (found > (best?.found ?? 0)) best = { delimiter, found };
   }
   return best?.delimiter;
 }
 
 /**
- * The header read as one column although another likely delimiter splits it: every row would be
- * rejected (or, with decimal commas, read as more fields than the header) while the real mistake
- * is the feed's `delimiter`. The file stops (exit 2, SOURCE_LAYOUT) naming the header, the
- * delimiter in force and the one the file seems to use.
+ * The header read as one column although another likely delimiter splits it into the mapped
+ * columns: every row would be rejected (or, with decimal commas, read as more fields than the
+ * header) while the real mistake is the feed's `delimiter`. The file stops (exit 2,
+ * SOURCE_LAYOUT) naming the header, the delimiter in force and the one the file seems to use.
  */
 export function headerDelimiterProblem(
   file: string,
   header: readonly string[],
   inForce: string,
+  mapped: readonly MappedColumn[],
 ): FileStopError | undefined {
   if (header.length !== 1) return undefined;
   const text = header[0] ?? '';
-  const likely = splittingDelimiter(text, inForce);
+  const likely = splittingDelimiter(text, inForce, mapped);
   if (likely === undefined) return undefined;
   return new FileStopError(
     'SOURCE_LAYOUT',

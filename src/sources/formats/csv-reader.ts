@@ -1,5 +1,6 @@
 import { type Options, Parser } from 'csv-parse';
 import { FileStopError } from '../file-stop.js';
+import type { MappedColumn } from '../row.js';
 import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
 import { DELIMITER_PROBE_ROWS, headerDelimiterProblem, rowsDelimiterProblem } from './csv-delimiter.js';
 import type { CsvSource } from './csv-source.js';
@@ -89,7 +90,12 @@ interface Fed {
  * readCsv a batch at a time: what csv-parse made of one chunk of the file comes out as one array,
  * so a file of a million rows costs a few thousand asynchronous steps rather than a million.
  */
-export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source: CsvSource): CsvBatchResult {
+export function readCsvBatches(
+  file: string,
+  text: NodeJS.ReadableStream,
+  source: CsvSource,
+  mapped: readonly MappedColumn[] = [],
+): CsvBatchResult {
   const options = csvParseOptions(source);
   let resolveColumns: (columns: Columns | undefined) => void = () => {};
   const columns = new Promise<Columns | undefined>((resolve) => {
@@ -146,7 +152,7 @@ export function readCsvBatches(file: string, text: NodeJS.ReadableStream, source
     if (!header) {
       if (headerPattern && !headerPattern.test(record.join(delimiter))) return;
       header = columnsFrom(record);
-      stop = headerDelimiterProblem(file, record, delimiter);
+      stop = headerDelimiterProblem(file, record, delimiter, mapped);
       resolveColumns(header);
       return;
     }

@@ -12,5 +12,7 @@ export const datevFormat: SourceFormat<typeof DatevSource> = {
   read: readDatev,
   position: 'line',
   fixedDates: true,
+  leastContent: () =>
+    'a DATEV booking batch has at least its meta header (line 1) and column names (line 2); a batch with nothing booked has those alone',
   docs: 'DATEV EXTF "Buchungsstapel" (booking batch, format category 21): line 1 the meta header, line 2 the column names, every further line a booking, with the added cells `signedAmount`, `documentDate` and `currency`',
 };

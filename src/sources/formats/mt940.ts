@@ -15,6 +15,8 @@ export const mt940Format: SourceFormat<typeof Mt940Source> = {
   read: readMt940,
   position: 'line',
   fixedDates: true,
+  leastContent: () =>
+    'a statement file has at least one statement (its :20:, :25:, :28C: and balances); a bank with nothing booked sends the statement without entries',
   docs: 'SWIFT MT940 statements and MT942 interim reports (with or without SWIFT blocks): each `:61:` entry with its `:86:` is a record, counted at the line of its `:61:`',
   routeCells: { account: 'account', currency: 'currency' },
   defaultMapping: statementTransactions('bankReference'),

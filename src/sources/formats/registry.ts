@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
+import type { MappedColumn } from '../row.js';
 import { camtFormat } from './camt.js';
 import { csvFormat } from './csv.js';
 import { datevFormat } from './datev.js';
@@ -63,6 +64,7 @@ type Entry<S> = {
   defaultMapping?: DefaultMapping;
   routeCells?: RouteCells;
   fixedDates?: true;
+  leastContent?: (mapped: string) => string;
 } & (
   | { input?: 'text'; read: FormatReader<S> }
   | { input: 'bytes'; read: BytesReader<S>; rawText?: RawTextReader<S> }
@@ -71,6 +73,11 @@ type Entry<S> = {
 /** Whether the format's reader writes every date from a fixed layout (no `dateFormat` to contradict). */
 export function hasFixedDates(format: SourceFormatName): boolean {
   return BY_NAME[format].fixedDates === true;
+}
+
+/** What the least file of the format holds (source-format.ts), or undefined: an empty file is an export. */
+export function leastContentOf(format: SourceFormatName): ((mapped: string) => string) | undefined {
+  return BY_NAME[format].leastContent;
 }
 
 /** Whether the format reads decoded text (encoding pass, strict decode) or the raw file. */
@@ -84,10 +91,11 @@ export function readSource<F extends SourceFormatName>(
   source: SourceOf<F>,
   file: string,
   text: NodeJS.ReadableStream,
+  mapped: readonly MappedColumn[] = [],
 ): FormatReading {
   const entry: Entry<SourceOf<F>> = BY_NAME[format];
   if (entry.input === 'bytes') throw new Error(`the ${format} format reads the file's bytes, not text`);
-  return entry.read(file, text, source);
+  return entry.read(file, text, source, mapped);
 }
 
 /** A binary format's file as stored text (a workbook's XML parts), when the format can give it. */
@@ -107,10 +115,11 @@ export function readSourceBytes<F extends SourceFormatName>(
   source: SourceOf<F>,
   file: string,
   bytes: ByteInput,
+  mapped: readonly MappedColumn[] = [],
 ): FormatReading {
   const entry: Entry<SourceOf<F>> = BY_NAME[format];
   if (entry.input !== 'bytes') throw new Error(`the ${format} format reads decoded text, not bytes`);
-  return entry.read(file, bytes, source);
+  return entry.read(file, bytes, source, mapped);
 }
 
 /** What a record's position counts for this format ("line" for the text formats). */

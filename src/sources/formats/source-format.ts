@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
 import type { Location } from '../locations/location.js';
-import type { Columns, SourceItem } from '../row.js';
+import type { Columns, MappedColumn, SourceItem } from '../row.js';
 import type { StatementTotals } from './statement-totals.js';
 
 /** What a reader makes of one export: its items in file order, and its header once known. */
@@ -20,8 +20,16 @@ export interface FormatReading {
   sheet?: () => string | undefined;
 }
 
-/** Reads the decoded text of one export file with its feed's `source` keys. */
-export type FormatReader<S> = (file: string, text: NodeJS.ReadableStream, source: S) => FormatReading;
+/**
+ * Reads the decoded text of one export file with its feed's `source` keys. `mapped`: the columns
+ * the feed's mapping reads (none outside a feed), for what a reader says of a header.
+ */
+export type FormatReader<S> = (
+  file: string,
+  text: NodeJS.ReadableStream,
+  source: S,
+  mapped: readonly MappedColumn[],
+) => FormatReading;
 
 /**
  * A binary export as a bytes format gets it: the file itself, neither inspected for an encoding
@@ -36,8 +44,13 @@ export interface ByteInput {
   countRead(bytes: number): void;
 }
 
-/** Reads one binary export file with its feed's `source` keys. */
-export type BytesReader<S> = (file: string, input: ByteInput, source: S) => FormatReading;
+/** Reads one binary export file with its feed's `source` keys (`mapped` as for FormatReader). */
+export type BytesReader<S> = (
+  file: string,
+  input: ByteInput,
+  source: S,
+  mapped: readonly MappedColumn[],
+) => FormatReading;
 
 /** A bytes format's text as stored, in pieces (see BytesFormat.rawText). */
 export type RawTextReader<S> = (file: string, input: ByteInput, source: S) => AsyncIterable<string>;
@@ -94,7 +107,20 @@ interface FormatEntry<Schema extends FormatSchema> {
    * ISO dates, DATEV's DDMM): no declared `dateFormat` to contradict, so no date-format check.
    */
   readonly fixedDates?: true;
+  /**
+   * What the least file of the format holds, given the mapped columns: said when a file is empty
+   * (0 bytes, or only whitespace and a byte-order mark), which is then refused (SOURCE_LAYOUT)
+   * rather than read as 0 records. Absent (JSON Lines, one record a line and no header): an
+   * empty file is an export with nothing in it.
+   */
+  readonly leastContent?: (mapped: string) => string;
 }
+
+/** leastContent of a format whose export starts with a header naming its columns (on a `line`, a `row`). */
+export const headerFirst =
+  (unit: 'line' | 'row') =>
+  (mapped: string): string =>
+    `an export has at least its header ${unit}${mapped === '' ? '' : ` with the mapped columns ${mapped}`}; an ERP with nothing to export writes the header alone`;
 
 /** A format read as text: its schema has `encoding` (textSourceKeys), its reader decoded text. */
 export interface TextFormat<Schema extends FormatSchema> extends FormatEntry<Schema> {

@@ -27,9 +27,10 @@ const bad = (problem: string): CellText => ({ ok: false, problem });
  * The cell's text. A number is the decimal Excel shows for it (its stored text to 15 significant
  * digits, shownDecimal), never through a JavaScript number (which would print 1e-7); a number in a
  * date style is that day; a formula gives its cached value. Both are written in the feed's
- * decimalSeparator and dateFormat.
+ * decimalSeparator and dateFormat. A number read into a text field (`asText`: an ID, a reference,
+ * an account number) is its own digits, or refused when the cell no longer has them (numberAsText).
  */
-export function cellText(cell: RawCell, style: CellStyle): CellText {
+export function cellText(cell: RawCell, style: CellStyle, asText = false): CellText {
   const { value } = cell;
   switch (cell.type) {
     case 's': {
@@ -55,8 +56,11 @@ export function cellText(cell: RawCell, style: CellStyle): CellText {
       if (value === '') return ok('');
       const stored = plainDecimal(value);
       if (stored === undefined) return bad(`"${value}" is not a number`);
-      const decimal = shownDecimal(stored);
-      if (cell.style !== undefined && style.dateStyles.has(cell.style)) return serialDate(decimal, style);
+      if (cell.style !== undefined && style.dateStyles.has(cell.style))
+        return serialDate(shownDecimal(stored), style);
+      const exact = asText ? numberAsText(stored, value) : ok(shownDecimal(stored));
+      if (!exact.ok) return exact;
+      const decimal = exact.text;
       return ok(style.decimalSeparator === '.' ? decimal : decimal.replace('.', ','));
     }
   }
@@ -78,6 +82,34 @@ export function plainDecimal(text: string): string | undefined {
 
 /** Excel shows, computes with and types back at most 15 significant digits of a number. */
 const SHOWN_DIGITS = 15;
+
+/** Above 2^53 - 1 a double (what a number cell stores) no longer holds every integer. */
+const MAX_EXACT_INTEGER = 2n ** 53n - 1n;
+
+/**
+ * Whether a number cell still holds the value a text field (an ID) was given: at most 15
+ * significant digits (more, and Excel has already rounded what it shows, sums and exports) and
+ * not beyond 2^53 - 1. Otherwise the value sent would be a rounded ID, another record's or none:
+ * refused, naming what to change. Within both, the value digit for digit ("5.0" as "5",
+ * 1.23E+5 as "123000").
+ */
+function numberAsText(stored: string, raw: string): CellText {
+  const bare = stored.replace(/^-/, '');
+  const [integer = '', fraction = ''] = bare.split('.');
+  const significant = `${integer}${fraction}`.replace(/^0+/, '').replace(/0+$/, '').length;
+  const fix =
+    'store the ID as text in the workbook (a text cell, or the column formatted as Text before the IDs are entered)';
+  if (significant > SHOWN_DIGITS)
+    return bad(
+      `holds the number ${raw} of ${significant} significant digits: Excel keeps ${SHOWN_DIGITS} (it shows ${shownDecimal(stored)}), so the value's own digits are lost; ${fix}`,
+    );
+  if (BigInt(integer || '0') > MAX_EXACT_INTEGER)
+    return bad(
+      `holds the number ${raw}, beyond ${MAX_EXACT_INTEGER} (2^53 - 1), where a number cell no longer holds every integer; ${fix}`,
+    );
+  const kept = fraction.replace(/0+$/, '');
+  return ok(`${stored.startsWith('-') ? '-' : ''}${integer}${kept === '' ? '' : `.${kept}`}`);
+}
 
 /**
  * A plain decimal (plainDecimal) as Excel shows it: rounded half away from zero to 15 significant

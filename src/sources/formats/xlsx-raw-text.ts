@@ -1,15 +1,14 @@
 import type { ByteInput } from './source-format.js';
 import type { XlsxSource } from './xlsx-source.js';
-import { SHARED_STRINGS } from './xlsx-workbook.js';
+import { findSheet, SHARED_STRINGS } from './xlsx-workbook.js';
 import { openZip } from './xlsx-zip.js';
 
-const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
-
 /**
- * The raw XML of every part of a workbook that can hold a text cell (the shared strings and the
- * worksheets), inflated but not parsed: what a cheap scan for text in some shape (the date-format
- * check's first step) reads instead of the workbook's cells. Bounded like the reader: the same
- * size and ratio caps (a part past one throws its XlsxCapError).
+ * The raw XML of the parts that can hold a text cell of the sheet the feed reads (the shared
+ * strings and that sheet, found as the reader finds it), inflated but not parsed: what a cheap
+ * scan for text in some shape (the date-format check's first step) reads instead of the
+ * workbook's cells. Bounded like the reader: the same size and ratio caps (a part past one throws
+ * its XlsxCapError).
  */
 export async function* xlsxRawText(
   file: string,
@@ -18,9 +17,9 @@ export async function* xlsxRawText(
 ): AsyncGenerator<string> {
   const zip = await openZip(file, input);
   try {
-    for (const name of zip.names()) {
+    const { sheetPart } = await findSheet(file, zip, source.sheet, source);
+    for (const name of [SHARED_STRINGS, sheetPart]) {
       const shared = name === SHARED_STRINGS;
-      if (!shared && !WORKSHEET.test(name)) continue;
       const text = await zip.text(name, {
         maxBytes: shared ? source.maxSharedStringsBytes : Number.POSITIVE_INFINITY,
         maxRatio: source.maxCompressionRatio,

@@ -1,6 +1,13 @@
 import type { SaxesTagPlain } from 'saxes';
 import { FileStopError } from '../file-stop.js';
-import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
+import {
+  type ColumnRef,
+  type Columns,
+  columnsFrom,
+  type MappedColumn,
+  type SourceItem,
+  type SourceRow,
+} from '../row.js';
 import type { ByteInput, FormatReading } from './source-format.js';
 import { longerThanBytes } from './text-bytes.js';
 import { type CellStyle, cellText, type RawCell } from './xlsx-cell.js';
@@ -24,7 +31,12 @@ interface SheetRow {
  * lacks the feed's sheet stops before any row (XlsxFileError). The sheet itself is parsed as it is
  * inflated, a chunk of rows at a time.
  */
-export function readXlsx(file: string, input: ByteInput, source: XlsxSource): FormatReading {
+export function readXlsx(
+  file: string,
+  input: ByteInput,
+  source: XlsxSource,
+  mapped: readonly MappedColumn[] = [],
+): FormatReading {
   let resolveColumns: (columns: Columns | undefined) => void = () => {};
   const columns = new Promise<Columns | undefined>((resolve) => {
     resolveColumns = resolve;
@@ -36,6 +48,7 @@ export function readXlsx(file: string, input: ByteInput, source: XlsxSource): Fo
         file,
         input,
         source,
+        mapped,
         (found) => resolveColumns(found),
         (name) => {
           sheet = name;
@@ -52,6 +65,7 @@ async function* readSheet(
   file: string,
   input: ByteInput,
   source: XlsxSource,
+  mapped: readonly MappedColumn[],
   onHeader: (columns: Columns) => void,
   onSheet: (name: string) => void,
 ): AsyncGenerator<readonly SourceItem[]> {
@@ -79,7 +93,7 @@ async function* readSheet(
       maxRatio: source.maxCompressionRatio,
     });
     if (!text) throw new XlsxFileError(file, `the part of sheet ${JSON.stringify(sheetName)} is missing`);
-    const rows = new RowAssembler(file, source, style, onHeader);
+    const rows = new RowAssembler(file, source, style, sheetName, mapped, onHeader);
     const parser = xmlParser(rows);
     const caps = { maxToken: source.maxCellBytes, maxDepth: MAX_XML_DEPTH };
     try {
@@ -128,11 +142,15 @@ class RowAssembler {
   private parts: string[] = [];
   /** Characters of the cell's text so far: past maxCellBytes the rest is not kept. */
   private cellLength = 0;
+  /** Columns (1-based) mapped to a text field, with the field: their number cells are IDs. */
+  private textFields = new Map<number, string>();
 
   constructor(
     private readonly file: string,
     private readonly source: XlsxSource,
     private readonly style: CellStyle,
+    private readonly sheetName: string,
+    private readonly mapped: readonly MappedColumn[],
     private readonly onHeader: (columns: Columns) => void,
   ) {
     this.headerPattern = source.headerPattern === undefined ? undefined : new RegExp(source.headerPattern);
@@ -235,11 +253,17 @@ class RowAssembler {
       return;
     }
     const raw = this.parts.join('');
+    const field = this.textFields.get(cell.column);
     const read = cellText(
       { ...cell, value: cell.type === 'inlineStr' ? unescapeXstring(raw) : raw },
       this.style,
+      field !== undefined,
     );
-    if (!read.ok) this.problems.push(`${this.columnName(cell.column)} ${read.problem}`);
+    if (!read.ok && field !== undefined)
+      this.problems.push(
+        `cell ${columnLetters(cell.column)}${this.lastRow + 1} of sheet ${JSON.stringify(this.sheetName)} (${JSON.stringify(this.header?.names[cell.column - 1])}, mapping.${field}) ${read.problem}`,
+      );
+    else if (!read.ok) this.problems.push(`${this.columnName(cell.column)} ${read.problem}`);
     else if (longerThanBytes(read.text, this.source.maxCellBytes))
       this.problems.push(`${this.columnName(cell.column)} ${this.tooLong()}`);
     else this.cells[cell.column - 1] = read.text;
@@ -263,6 +287,11 @@ class RowAssembler {
       if (this.headerPattern && !this.headerPattern.test(names.join('\t'))) return;
       if (blank) return; // headerRow names an empty row: finish() says so
       this.header = columnsFrom(names);
+      for (const { ref, field, type } of this.mapped) {
+        const index = this.header.indexOf(ref);
+        if (type === 'string' && index !== undefined && !this.textFields.has(index + 1))
+          this.textFields.set(index + 1, field);
+      }
       this.onHeader(this.header);
       return;
     }

@@ -37,6 +37,9 @@ const WORKBOOK = 'xl/workbook.xml';
 export const SHARED_STRINGS = 'xl/sharedStrings.xml';
 const SPREADSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+/** The sheet a feed reads: its part, its name, and the workbook's date system. */
+export type SheetPlace = Pick<Workbook, 'sheetPart' | 'sheetName' | 'date1904'>;
+
 /**
  * Reads the workbook's index parts and finds the sheet: the named one, else the first one Excel
  * shows (a hidden sheet first in the list is a lookup table or a macro's scratch, not the export).
@@ -47,6 +50,24 @@ export async function readWorkbook(
   wanted: string | undefined,
   caps: WorkbookCaps,
 ): Promise<Workbook> {
+  const index: PartCaps = { maxBytes: INDEX_PART_BYTES, maxRatio: caps.maxCompressionRatio };
+  return {
+    ...(await findSheet(file, zip, wanted, caps)),
+    dateStyles: await dateStyles(zip, index),
+    sharedStrings: await sharedStrings(zip, {
+      maxBytes: caps.maxSharedStringsBytes,
+      maxRatio: caps.maxCompressionRatio,
+    }),
+  };
+}
+
+/** The sheet list and its relationships only: which part holds the sheet the feed reads. */
+export async function findSheet(
+  file: string,
+  zip: ZipParts,
+  wanted: string | undefined,
+  caps: WorkbookCaps,
+): Promise<SheetPlace> {
   const index: PartCaps = { maxBytes: INDEX_PART_BYTES, maxRatio: caps.maxCompressionRatio };
   const workbook = await zip.text(WORKBOOK, index);
   if (!workbook)
@@ -89,16 +110,7 @@ export async function readWorkbook(
       file,
       `not an xlsx workbook: the part of sheet ${JSON.stringify(sheet.name)} is missing`,
     );
-  return {
-    sheetPart,
-    sheetName: sheet.name,
-    date1904,
-    dateStyles: await dateStyles(zip, index),
-    sharedStrings: await sharedStrings(zip, {
-      maxBytes: caps.maxSharedStringsBytes,
-      maxRatio: caps.maxCompressionRatio,
-    }),
-  };
+  return { sheetPart, sheetName: sheet.name, date1904 };
 }
 
 /** The relationship id attribute under whatever prefix the writer bound its namespace to. */

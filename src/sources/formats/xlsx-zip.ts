@@ -66,8 +66,6 @@ const RATIO_FROM_BYTES = 1024 * 1024;
 /** The parts of an opened workbook by name, and a text stream of any of them. */
 export interface ZipParts {
   has(name: string): boolean;
-  /** Every part's name, in the archive's order. */
-  names(): string[];
   /**
    * The part's XML as UTF-8 text (undefined when the archive has no such part); an XlsxCapError
    * when its directory entry says it inflates past `caps` (the zip reader holds the part to that
@@ -109,7 +107,6 @@ export async function openZip(file: string, input: ByteInput): Promise<ZipParts>
   const entries = await listEntries(file, zip);
   return {
     has: (name) => entries.has(name),
-    names: () => [...entries.keys()],
     text: async (name, caps) => {
       const entry = entries.get(name);
       if (!entry) return undefined;

@@ -1,4 +1,4 @@
-import type { SourceFormat } from './source-format.js';
+import { headerFirst, type SourceFormat } from './source-format.js';
 import { xlsxRawText } from './xlsx-raw-text.js';
 import { readXlsx } from './xlsx-reader.js';
 import { XlsxSource } from './xlsx-source.js';
@@ -10,5 +10,6 @@ export const xlsxFormat: SourceFormat<typeof XlsxSource> = {
   read: readXlsx,
   rawText: xlsxRawText,
   position: 'row',
+  leastContent: headerFirst('row'),
   docs: 'Excel workbooks (.xlsx): one sheet (the first, or `sheet`); a header row names the columns, every further row is a record, counted at its row number',
 };

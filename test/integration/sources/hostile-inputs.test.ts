@@ -261,6 +261,17 @@ describe('hostile camt statements', () => {
     );
   }, 120_000);
 
+  it('a statement repeating its <Acct> 3 million times between two entries: refused past the cap, with its summary', async () => {
+    // The statement's own values are kept for the whole statement: uncapped, they grew with the file.
+    const account = '<Acct><Id><IBAN>DE02120300000000202051</IBAN></Id><Ccy>EUR</Ccy></Acct>';
+    const summary = await syncCamt('acct-camt', [entry('R1'), ...repeated(account, 3_000_000), entry('R2')]);
+    expect(summary.stopReason).toMatchObject({ code: 'SOURCE_TOO_LARGE', exitCode: 2 });
+    expect(summary.stopReason?.message).toMatch(
+      /export\.xml: the statement starting on line 1 has more than maxEntryElements \(200000\) elements of its own \(outside its entries and balances\) by line 1/,
+    );
+    expect(summary.counts.created).toBe(0);
+  }, 180_000);
+
   it('a 100 MB text node: refused at its entry', async () => {
     const summary = await syncCamt('big-camt', [
       entry('R1'),

@@ -85,14 +85,23 @@ describe('an export has its header (issue 25 point 7)', () => {
 
   it('csv: some other file (one line, no data rows) stops with exit 2 naming every missing column and the file', async () => {
     await expectLayoutStop(
-      // (No comma in it: a one-column line that a likely delimiter splits is named as a wrong
-      // delimiter first, csv-delimiter.ts; also exit 2.)
-      csvFeed('other-file', 'Dear customer: your statement is attached.\n'),
+      // A comma splits it, but into none of the mapped columns: no wrong-delimiter hint
+      // (csv-delimiter.ts), the missing columns are what is wrong.
+      csvFeed('other-file', 'Dear customer, your statement is attached.\n'),
       'export.csv',
       'mapping.externalId: column "ID" is not in the header; mapping.bookingDate: column "Datum" is not in the header; ' +
         'mapping.amount: column "Betrag" is not in the header; mapping.purpose: column "Text" is not in the header; ' +
-        'the header has: Dear customer: your statement is attached.',
+        'the header has: Dear customer, your statement is attached.',
     );
+  });
+
+  it('csv: a header that another delimiter splits into the mapped columns stops naming that delimiter', async () => {
+    const run = await expectLayoutStop(
+      csvFeed('comma-header', 'ID,Datum,Betrag,Text\nA,05.01.2026,"1,00",x\n'),
+      'export.csv: the header reads as one column with the feed\'s delimiter ";"',
+      'set source.delimiter to ","',
+    );
+    expect(run.summary.stopReason?.message).not.toContain('is not in the header');
   });
 
   it('csv: a header without the mapped columns and without rows stops too, naming the header it found', async () => {
@@ -145,6 +154,37 @@ describe('an export has its header (issue 25 point 7)', () => {
     );
     expect(exitCodeOfRun(run)).toBe(0);
     expect(run.summary.files.map((f) => f.records)).toEqual([0]);
+  });
+
+  it('csv and xlsx: an empty file (0 bytes, or only whitespace and a byte-order mark) has no header: it stops, naming the file and the mapped columns', async () => {
+    const least =
+      'an export has at least its header line with the mapped columns "ID", "Datum", "Betrag", "Text"; an ERP with nothing to export writes the header alone';
+    await expectLayoutStop(csvFeed('csv-0', ''), `export.csv: the file is empty (0 bytes): ${least}`);
+    await expectLayoutStop(
+      csvFeed('csv-blank', '\ufeff \r\n\r\n'),
+      'export.csv: the file is empty (8 bytes, only whitespace or a byte-order mark): an export has at least its header line',
+    );
+    await expectLayoutStop(
+      feedWith('xlsx-0', 'export.xlsx', '', XLSX_SOURCE, CSV_MAPPING),
+      `export.xlsx: the file is empty (0 bytes): ${least.replace('header line', 'header row')}`,
+    );
+  });
+
+  it('MT940, camt and DATEV: an empty file holds no statement (no batch) and stops, naming what the least file holds', async () => {
+    const statement = (name: string, file: string, format: string) =>
+      feedWith(name, file, '', [`format: ${format}`], '{}');
+    await expectLayoutStop(
+      statement('mt940-0', 'day.sta', 'mt940'),
+      'day.sta: the file is empty (0 bytes): a statement file has at least one statement',
+    );
+    await expectLayoutStop(
+      statement('camt-0', 'day.xml', 'camt'),
+      'day.xml: the file is empty (0 bytes): a camt file has at least its Document',
+    );
+    await expectLayoutStop(
+      feedWith('datev-0', 'extf.csv', '\r\n', ['format: datev'], DATEV_MAPPING),
+      'extf.csv: the file is empty (2 bytes, only whitespace or a byte-order mark): a DATEV booking batch has at least its meta header',
+    );
   });
 
   it('JSON Lines have no header: an empty file is an empty export, a line without the mapped keys is its own rejection', async () => {

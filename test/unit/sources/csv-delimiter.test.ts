@@ -31,6 +31,24 @@ describe('a delimiter the file does not use', () => {
     expect(stop?.message).toContain('"\\t" (tab)');
   });
 
+  it('a one-column header that another delimiter splits into the mapped columns (quoted or not): named', async () => {
+    for (const header of ['ID,Datum,Betrag,Text', '"ID","Datum","Betrag","Text"']) {
+      const { outcomes, stop } = await read(';', `${header}\nA,05.01.2026,1.00,x\n`);
+      expect(outcomes).toEqual([]);
+      expect(stop?.code).toBe('SOURCE_LAYOUT');
+      expect(stop?.message).toContain('the file seems to use "," (it splits the header into 4 columns)');
+    }
+  });
+
+  it('a one-column line that a comma splits into no mapped column (prose, some other file): no delimiter hint', async () => {
+    // The mapping's own check then names the missing columns (test/integration/sync/export-header).
+    for (const line of ['Dear customer, your statement is attached.', 'Nr,Wert,Kommentar']) {
+      const { outcomes, stop } = await read(';', `${line}\n`);
+      expect(stop).toBeUndefined();
+      expect(outcomes).toEqual([]);
+    }
+  });
+
   it('most of the first rows have more fields than the header: stops, none of them handed on', async () => {
     // A "," file whose amounts carry an unquoted decimal comma: each row one field too many.
     const rows = Array.from({ length: 12 }, (_, i) => `R${i},05.01.2026,-12,50,Miete`);

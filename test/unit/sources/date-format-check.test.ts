@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Feed } from '../../../src/config/feed.js';
 import { dateFormatCheck } from '../../../src/sources/date-format-check.js';
+import { xlsxRawText } from '../../../src/sources/formats/xlsx-raw-text.js';
+import { XlsxSource } from '../../../src/sources/formats/xlsx-source.js';
 import { asExportFile } from '../../../src/sources/locations/export-file.js';
 import { contradicts, swappedDates } from '../../../src/sources/values/date-swap.js';
 import { fixtureWriter, readUntilStop } from '../../support/source-files.js';
@@ -148,6 +150,48 @@ describe('an xlsx workbook whose text date cells contradict the declared format'
     expect(outcomes).toEqual([]);
     expect(stop?.code).toBe('SOURCE_LAYOUT');
     expect(stop?.message).toContain('line 42 "24/02/2026"');
+  });
+
+  it('scans only the sheet the feed reads: swapped dates on another sheet neither stop nor cost it a second read', async () => {
+    const swapped = Array.from({ length: 3 }, (_, i) => `2${i}/02/2026`);
+    const book = xlsxOf({
+      cellFormats: [0, 14],
+      sheets: [
+        {
+          name: 'Bookings',
+          rows: [rowOf(1, ['ID', 'Date', 'Amount']), rowOf(2, ['X', '02/01/2026', { n: '1' }])].join(''),
+        },
+        {
+          name: 'Archive',
+          rows: [
+            rowOf(1, ['ID', 'Date', 'Amount']),
+            ...swapped.map((d, i) => rowOf(i + 2, [`A${i}`, d, { n: '1' }])),
+          ].join(''),
+        },
+      ],
+    });
+    const path = write(book, 'xlsx');
+    const input = { ...asExportFile(path), countRead: () => {} };
+    const scanned = async (sheet?: string) => {
+      const source = XlsxSource.parse({ format: 'xlsx', path, ...(sheet ? { sheet } : {}) });
+      let text = '';
+      for await (const chunk of xlsxRawText(path, input, source)) text += chunk;
+      return text;
+    };
+    // Step 1 of the first sheet finds no candidate: cleared without reading its cells.
+    expect(await scanned()).toContain('02/01/2026');
+    expect(await scanned()).not.toContain('20/02/2026');
+    expect(await scanned('Archive')).toContain('20/02/2026');
+    const first = await read(xlsxFeed, path);
+    expect(first.stop).toBeUndefined();
+    expect(first.outcomes.map((o) => o.kind)).toEqual(['mapped']);
+    const archive = feedOf(
+      { format: 'xlsx', dateFormat: 'MM/dd/yyyy', sheet: 'Archive' },
+      { externalId: 'ID', bookingDate: 'Date', amount: 'Amount' },
+    );
+    const named = await read(archive, path);
+    expect(named.stop?.code).toBe('SOURCE_LAYOUT');
+    expect(named.stop?.message).toContain('line 2 "20/02/2026"');
   });
 
   it('reads date-typed cells, which the reader writes in the declared format, as they are', async () => {
