@@ -23,12 +23,6 @@ export interface Booking {
   others: string[];
 }
 
-/** A row's booking before mapping: with the externalId the row has under the default mapping. */
-export interface RowBooking extends Booking {
-  /** The row's reference cell: its externalId under the default mapping. */
-  id: string;
-}
-
 /**
  * A statement's place in a file, for the derived identity of its entries: `key` names the
  * statement (account and statement number, or camt account and `Stmt/Id`), `line` is where this

@@ -1,7 +1,7 @@
 import type { FeedOf } from '../config/feed.js';
 import { compiled } from '../contract/index.js';
 import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
-import type { Booking, RowBooking } from './booking.js';
+import type { Booking } from './booking.js';
 import type { CellFormats, Converted } from './convert.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { routeCellsOf } from './formats/registry.js';
@@ -88,6 +88,9 @@ export function compileMapper<K extends RecordKind>(
   const amountReader = readers.find(([field]) => field === amountField)?.[1];
   const statementAccountOf = statementAccountReader(feed, columns);
   const readerIsMoney = readers.map(([field]) => fields[field]?.type === 'amount');
+  // Per row, each money field's decimal (undefined: not money, or empty), for the currency's check.
+  const moneyDecimals: (string | undefined)[] = new Array(readers.length);
+  const fractionCheck = fractionDigitsCheck(readers, moneyDecimals, feed.mapping);
   const pinnedCurrency = 'bankAccount' in feed ? feed.bankAccount?.accountCurrency : undefined;
 
   const exclusionOf = (row: SourceRow): string | undefined => {
@@ -111,8 +114,8 @@ export function compileMapper<K extends RecordKind>(
     const payload: Record<string, unknown> = {};
     const problems: string[] = [];
     let amount: string | undefined;
-    const money: [string, string][] = [];
     identityValues.fill(undefined);
+    moneyDecimals.fill(undefined);
     for (let r = 0; r < readers.length; r++) {
       const [field, read] = readers[r] as [string, FieldReader];
       const result = read(row);
@@ -120,7 +123,7 @@ export function compileMapper<K extends RecordKind>(
       else if (result.value !== undefined) {
         payload[field] = (result.value as Converted).value;
         if (field === amountField) amount = result.value.decimal;
-        if (readerIsMoney[r] && result.value.decimal !== undefined) money.push([field, result.value.decimal]);
+        if (readerIsMoney[r]) moneyDecimals[r] = result.value.decimal;
         const slot = readerSlots[r] ?? -1;
         if (slot >= 0) identityValues[slot] = result.value;
       }
@@ -156,16 +159,12 @@ export function compileMapper<K extends RecordKind>(
       );
     if (!sendsExternalId) delete payload.externalId;
     else payload.externalId = externalId;
-    const rejected = (
-      code: 'INVALID_RECORD' | 'UNKNOWN_ACCOUNT',
-      message: string,
-    ): MapOutcome<RecordOf<K>> => ({
-      kind: 'rejected',
-      record: { file: row.file, line: row.line, externalId, code, message, amount },
-    });
     const valid = schema.safeParse(payload);
     if (!valid.success)
-      return rejected(
+      return rejectedRow(
+        row,
+        externalId,
+        amount,
         'INVALID_RECORD',
         valid.error.issues.map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; '),
       );
@@ -174,33 +173,44 @@ export function compileMapper<K extends RecordKind>(
       (typeof payload.currency === 'string' ? payload.currency : undefined) ??
       statementAccount?.currency ??
       pinnedCurrency;
-    const tooFine = currency === undefined ? undefined : finerThan(currency, money, feed.mapping);
-    if (tooFine) return rejected('INVALID_RECORD', tooFine);
+    const tooFine = currency === undefined ? undefined : fractionCheck(currency);
+    if (tooFine) return rejectedRow(row, externalId, amount, 'INVALID_RECORD', tooFine);
     const routed = definition.route?.(feed, statementAccount, valid.data);
-    if (routed !== undefined && 'rejected' in routed) return rejected('UNKNOWN_ACCOUNT', routed.rejected);
-    return {
-      kind: 'mapped',
-      record: {
-        file: row.file,
-        line: row.line,
-        externalId,
-        derivedId: sourceId === undefined,
-        payload: valid.data,
-        amount,
-        ...(routed?.route ? { route: routed.route } : {}),
-        ...(row.booking ? { booking: bookingOf(row.booking, externalId) } : {}),
-      },
+    if (routed !== undefined && 'rejected' in routed)
+      return rejectedRow(row, externalId, amount, 'UNKNOWN_ACCOUNT', routed.rejected);
+    const record: MappedRecord<RecordOf<K>['payload']> = {
+      file: row.file,
+      line: row.line,
+      externalId,
+      derivedId: sourceId === undefined,
+      payload: valid.data,
+      amount,
     };
+    // Keys added only when there is something (no spread of a literal: a row's cost in a profile).
+    if (routed?.route) record.route = routed.route;
+    if (row.booking) record.booking = bookingOf(row.booking, row.bookingId, externalId);
+    return { kind: 'mapped', record: record as RecordOf<K> };
   };
+}
+
+function rejectedRow<R extends MappedRecord>(
+  row: SourceRow,
+  externalId: string,
+  amount: string | undefined,
+  code: 'INVALID_RECORD' | 'UNKNOWN_ACCOUNT',
+  message: string,
+): MapOutcome<R> {
+  return { kind: 'rejected', record: { file: row.file, line: row.line, externalId, code, message, amount } };
 }
 
 /**
  * A row's booking as its record carries it: the other shapes' IDs only where the record's
- * externalId is the bank's reference the format gives (the default mapping), since only then
- * do they name what the service holds of the booking.
+ * externalId is the bank's reference the format gives (`bookingId`, the default mapping), since
+ * only then do they name what the service holds of the booking. The reader's object as it is
+ * when they apply or there are none; a copy without them otherwise.
  */
-function bookingOf({ id, others, ...booking }: RowBooking, externalId: string): Booking {
-  return { ...booking, others: id === externalId ? others : [] };
+function bookingOf(booking: Booking, bookingId: string | undefined, externalId: string): Booking {
+  return bookingId === externalId || booking.others.length === 0 ? booking : { ...booking, others: [] };
 }
 
 /**
@@ -217,17 +227,24 @@ function statementAccountReader(
   const accountOf = cellOf(cells.account, columns);
   const currencyOf = cellOf(cells.currency, columns);
   const ibanOf = cells.iban === undefined ? undefined : cellOf(cells.iban, columns);
+  // The rows of one statement name the same account: the last one read is given again (one
+  // object for them all, never changed) while its cells are the same.
+  let last: { text: string; currency: string; otherId: boolean; account: StatementAccount } | undefined;
   return (row, payload) => {
     const text = accountOf(row);
-    const account = text === undefined ? '' : accountKey(text);
-    if (!account) return null;
+    if (text === undefined) return null;
     const currency =
       currencyOf(row)?.trim() || (typeof payload.currency === 'string' ? payload.currency : '');
-    return {
-      account,
-      ...(currency ? { currency } : {}),
-      ...(ibanOf && !ibanOf(row)?.trim() ? { otherId: true as const } : {}),
-    };
+    const otherId = ibanOf !== undefined && !ibanOf(row)?.trim();
+    if (last && last.text === text && last.currency === currency && last.otherId === otherId)
+      return last.account;
+    const key = accountKey(text);
+    if (!key) return null;
+    const account: StatementAccount = { account: key };
+    if (currency) account.currency = currency;
+    if (otherId) account.otherId = true;
+    last = { text, currency, otherId, account };
+    return account;
   };
 }
 
@@ -235,20 +252,33 @@ function statementAccountReader(
  * An amount with more fraction digits than its currency has (0.0015 EUR, 1.5 JPY): the service
  * would keep it rounded, so it is refused naming field and column, never sent nor rounded here.
  * Kinds without a currency (invoices, plans) are not checked: their currency is not known here.
+ * The check reads the row's money decimals as the mapper left them in `decimals` (by reader), and
+ * the digits of the last currency asked for are kept (a file's rows share a few currencies).
  */
-function finerThan(
-  currency: string,
-  money: readonly (readonly [string, string])[],
+function fractionDigitsCheck(
+  readers: readonly (readonly [string, FieldReader])[],
+  decimals: readonly (string | undefined)[],
   mapping: FeedOf<RecordKind>['mapping'],
-): string | undefined {
-  const digits = fractionDigitsOf(currency);
-  if (digits === undefined) return undefined;
-  const problems = money
-    .filter(([, decimal]) => fractionDigitsIn(decimal) > digits)
-    .map(([field, decimal]) => {
+): (currency: string) => string | undefined {
+  let lastCurrency: string | undefined;
+  let lastDigits: number | undefined;
+  return (currency) => {
+    if (currency !== lastCurrency) {
+      lastCurrency = currency;
+      lastDigits = fractionDigitsOf(currency);
+    }
+    const digits = lastDigits;
+    if (digits === undefined) return undefined;
+    let problems = '';
+    for (let r = 0; r < decimals.length; r++) {
+      const decimal = decimals[r];
+      if (decimal === undefined || fractionDigitsIn(decimal) <= digits) continue;
+      const field = readers[r]?.[0] ?? '';
       const column = mapping[field];
       const where = typeof column === 'string' ? ` (column ${JSON.stringify(column)})` : '';
-      return `${field}${where}: ${decimal} has ${fractionDigitsIn(decimal)} fraction digits, more than ${currency} has (${digits}); it is not rounded`;
-    });
-  return problems.length > 0 ? problems.join('; ') : undefined;
+      if (problems !== '') problems += '; ';
+      problems += `${field}${where}: ${decimal} has ${fractionDigitsIn(decimal)} fraction digits, more than ${currency} has (${digits}); it is not rounded`;
+    }
+    return problems === '' ? undefined : problems;
+  };
 }

@@ -1,5 +1,5 @@
 import type { FieldType } from '../kinds/field-spec.js';
-import type { RowBooking, StatementAppearance } from './booking.js';
+import type { Booking, StatementAppearance } from './booking.js';
 
 /** A column reference of a mapping: a header name, or a 1-based position. */
 export type ColumnRef = string | number;
@@ -41,8 +41,14 @@ export interface SourceRow {
    * never sent, as if a feed's exclude rule had matched it.
    */
   readonly leftOut?: string;
-  /** Bank statement formats: the booking the row is, or is a part of, when the bank gave it a reference. */
-  readonly booking?: RowBooking;
+  /**
+   * Bank statement formats: the booking the row is, or is a part of, when the bank gave it a
+   * reference, as its record carries it under the format's default mapping. The reader builds it
+   * once: the mapper hands it on as it is unless the record's externalId is not `bookingId`.
+   */
+  readonly booking?: Booking;
+  /** With `booking`: the row's externalId under the default mapping (its reference cell). */
+  readonly bookingId?: string;
   /** Bank statement formats: the statement appearance the row belongs to (repeats share derived IDs). */
   readonly statement?: StatementAppearance;
 }

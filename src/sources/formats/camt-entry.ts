@@ -1,4 +1,4 @@
-import type { RowBooking, StatementAppearance } from '../booking.js';
+import type { Booking, StatementAppearance } from '../booking.js';
 import { accountKey } from '../statement-account.js';
 import { addDecimals, isZeroDecimal } from '../values/decimal.js';
 import type { Captured } from './camt-captured.js';
@@ -8,6 +8,8 @@ import type { CamtRowData } from './camt-row.js';
 export interface CamtStatement {
   message: string;
   values: Captured;
+  /** Its account as compared and its appearance, once an entry needed them (placeOf). */
+  place?: StatementPlace;
 }
 
 /** The length of one `Ustrd` element at most (ISO 20022 Max140Text). */
@@ -156,103 +158,124 @@ export function entryRows(
 ): CamtRowData[] | string {
   const read = amountOf(entry, 'Ntry');
   if (typeof read === 'string') return read;
+  const account = statement.values.first('Acct/Id/IBAN', 'Acct/Id/Othr/Id');
+  const statementId = statement.values.first('Id');
+  const place = placeOf(statement, account, statementId);
   const reversal = entry.first('RvslInd').toLowerCase() === 'true';
-  const status = entry.first('Sts/Cd', 'Sts', 'Sts/Prtry');
-  const base = {
+  const base: EntryBase = {
+    entry,
+    reversal,
+    appearance: place.appearance,
     bookingDate: dateOf(entry, 'BookgDt'),
     valueDate: dateOf(entry, 'ValDt'),
-    status,
-    reversal: reversal ? 'true' : 'false',
+    status: entry.first('Sts/Cd', 'Sts', 'Sts/Prtry'),
+    reversalText: reversal ? 'true' : 'false',
     accountServicerReference: entry.first('AcctSvcrRef'),
     entryReference: entry.first('NtryRef'),
-    account: statement.values.first('Acct/Id/IBAN', 'Acct/Id/Othr/Id'),
+    account,
     accountIban: statement.values.first('Acct/Id/IBAN'),
     accountCurrency: statement.values.first('Acct/Ccy'),
-    statementId: statement.values.first('Id'),
+    statementId,
     message: statement.message,
   };
-  const row = (
-    line: number,
-    amount: { amount: string; currency: string; sign: Sign },
-    detail: Captured | undefined,
-    reference: string,
-  ): CamtRowData => {
-    const debtor = party(detail, 'Dbtr');
-    const creditor = party(detail, 'Cdtr');
-    const counterparty = (amount.sign === 'CRDT') !== reversal ? debtor : creditor;
-    const { purpose, structured } = purposeOf(detail, entry);
-    return {
-      line,
-      // One literal with every cell (no spread of `base`): adding cells to a spread copy made each
-      // row's object slow to build, a quarter of the reader's time in a profile.
-      cells: {
-        bookingDate: base.bookingDate,
-        valueDate: base.valueDate,
-        amount: signed(amount.amount, amount.sign),
-        currency: amount.currency,
-        status: base.status,
-        reversal: base.reversal,
-        reference,
-        accountServicerReference: base.accountServicerReference,
-        entryReference: base.entryReference,
-        endToEndId: endToEndOf(detail),
-        purpose,
-        structuredReference: structured,
-        counterpartyName: counterparty.name,
-        counterpartyIban: counterparty.iban,
-        debtorName: debtor.name,
-        debtorIban: debtor.iban,
-        creditorName: creditor.name,
-        creditorIban: creditor.iban,
-        bankTransactionCode: transactionCode(entry) || transactionCode(detail),
-        additionalInfo: detail?.first('AddtlTxInf') || entry.first('AddtlNtryInf'),
-        account: base.account,
-        accountIban: base.accountIban,
-        accountCurrency: base.accountCurrency,
-        statementId: base.statementId,
-        message: base.message,
-      },
-    };
-  };
   const entryReference = base.accountServicerReference || base.entryReference;
-  const claim = bookingClaim(entry, base.accountServicerReference, base.account, read, base.bookingDate);
-  const appearance = statementAppearance(statement, base.account, base.statementId);
+  const claim = bookingClaim(entry, base.accountServicerReference, place.accountKey, read, base.bookingDate);
   const split = splitBatch(details, read);
   if (!split) {
     // Several details without amounts of their own: one row for the entry, and no counterparty or
     // end-to-end reference, since they belong to one detail each.
     const only = details.length === 1 ? details[0] : undefined;
     const reference = entryReference || endToEndOf(only);
-    // Its first part, should the service hold the booking as parts; with details, also as a
-    // version before 2026-11-28 named them.
-    const others = claim && [
-      partId(claim, 1),
-      ...(details.length > 1 ? details.map(earlierPartId(entryReference)) : []),
-    ];
-    return [
-      withPlace(
-        row(entry.line, read, only, reference),
-        claim && others && { ...claim, id: reference, others },
-        appearance,
-      ),
-    ];
+    if (claim) {
+      // Its first part, should the service hold the booking as parts; with details, also as a
+      // version before 2026-11-28 named them.
+      claim.others.push(partId(claim, 1));
+      if (details.length > 1)
+        details.forEach((detail, i) => {
+          claim.others.push(earlierPartId(entryReference, detail, i));
+        });
+    }
+    return [rowOf(base, entry.line, read, only, reference, claim)];
   }
   return split.map(({ detail, amount }, i) => {
     // A booking's parts are named by the booking and their place in it: a plain appearance of
     // the booking finds its first part in the service by that name (docs/identity.md). The name
     // an earlier version gave the part is asked for too, so a rerun finds the parts it created.
-    const earlier = earlierPartId(entryReference)(detail, i);
+    const earlier = earlierPartId(entryReference, detail, i);
     const reference = claim ? partId(claim, i + 1) : earlier;
-    return withPlace(
-      row(detail.line, amount, detail, reference),
-      claim && {
-        ...claim,
-        id: reference,
-        others: earlier === reference ? [claim.reference] : [claim.reference, earlier],
-      },
-      appearance,
-    );
+    const booking =
+      claim && partOf(claim, earlier === reference ? [claim.reference] : [claim.reference, earlier]);
+    return rowOf(base, detail.line, amount, detail, reference, booking);
   });
+}
+
+/** What the rows of one entry share. */
+interface EntryBase {
+  entry: Captured;
+  reversal: boolean;
+  appearance: StatementAppearance | undefined;
+  bookingDate: string;
+  valueDate: string;
+  status: string;
+  reversalText: string;
+  accountServicerReference: string;
+  entryReference: string;
+  account: string;
+  accountIban: string;
+  accountCurrency: string;
+  statementId: string;
+  message: string;
+}
+
+/** One row of an entry: the entry's own, or one transaction of its batch (`detail`). */
+function rowOf(
+  base: EntryBase,
+  line: number,
+  amount: { amount: string; currency: string; sign: Sign },
+  detail: Captured | undefined,
+  reference: string,
+  booking: Booking | undefined,
+): CamtRowData {
+  const { entry } = base;
+  const debtor = party(detail, 'Dbtr');
+  const creditor = party(detail, 'Cdtr');
+  const counterparty = (amount.sign === 'CRDT') !== base.reversal ? debtor : creditor;
+  const { purpose, structured } = purposeOf(detail, entry);
+  // One literal with every key (no spread of `base`, no key added later): adding keys to a built
+  // object made each row slow to build, a quarter of the reader's time in a profile.
+  return {
+    line,
+    cells: {
+      bookingDate: base.bookingDate,
+      valueDate: base.valueDate,
+      amount: signed(amount.amount, amount.sign),
+      currency: amount.currency,
+      status: base.status,
+      reversal: base.reversalText,
+      reference,
+      accountServicerReference: base.accountServicerReference,
+      entryReference: base.entryReference,
+      endToEndId: endToEndOf(detail),
+      purpose,
+      structuredReference: structured,
+      counterpartyName: counterparty.name,
+      counterpartyIban: counterparty.iban,
+      debtorName: debtor.name,
+      debtorIban: debtor.iban,
+      creditorName: creditor.name,
+      creditorIban: creditor.iban,
+      bankTransactionCode: transactionCode(entry) || transactionCode(detail),
+      additionalInfo: detail?.first('AddtlTxInf') || entry.first('AddtlNtryInf'),
+      account: base.account,
+      accountIban: base.accountIban,
+      accountCurrency: base.accountCurrency,
+      statementId: base.statementId,
+      message: base.message,
+    },
+    booking,
+    bookingId: booking && reference,
+    statement: base.appearance,
+  };
 }
 
 /**
@@ -260,53 +283,62 @@ export function entryRows(
  * else the entry's reference and its EndToEndId (or its place); the name of every part before
  * 2026-11-28.
  */
-const earlierPartId =
-  (entryReference: string) =>
-  (detail: Captured, i: number): string =>
-    detail.first('Refs/AcctSvcrRef') ||
-    (entryReference && `${entryReference}/${endToEndOf(detail) || `#${i + 1}`}`) ||
-    endToEndOf(detail);
-
-type Claim = Omit<RowBooking, 'id' | 'others'>;
+const earlierPartId = (entryReference: string, detail: Captured, i: number): string =>
+  detail.first('Refs/AcctSvcrRef') ||
+  (entryReference && `${entryReference}/${endToEndOf(detail) || `#${i + 1}`}`) ||
+  endToEndOf(detail);
 
 /** The externalId of part `n` of a split booking. */
-const partId = (claim: Claim, n: number): string => `${claim.reference}/#${n}`;
+const partId = (claim: Booking, n: number): string => `${claim.reference}/#${n}`;
 
-/** The booking an entry with an `AcctSvcrRef` is: the bank's own reference, unique for the account. */
+/**
+ * The booking an entry with an `AcctSvcrRef` is: the bank's own reference, unique for the account;
+ * its `others` still to be named.
+ */
 function bookingClaim(
   entry: Captured,
   reference: string,
   account: string,
   read: { amount: string; sign: Sign },
   date: string,
-): Claim | undefined {
+): Booking | undefined {
   if (reference === '') return undefined;
-  return {
-    reference,
-    account: accountKey(account),
-    amount: signed(read.amount, read.sign),
-    date,
-    line: entry.line,
+  return { reference, account, amount: signed(read.amount, read.sign), date, line: entry.line, others: [] };
+}
+
+/** One part of a split booking: the entry's booking, with the part's own other shapes. */
+const partOf = (claim: Booking, others: string[]): Booking => ({
+  reference: claim.reference,
+  account: claim.account,
+  amount: claim.amount,
+  date: claim.date,
+  line: claim.line,
+  others,
+});
+
+/** A statement's account as compared, and where it starts when it has an `Id` (its appearance). */
+export interface StatementPlace {
+  /** The account and `Id` as the statement gives them: the place is worked out again if they differ. */
+  account: string;
+  id: string;
+  accountKey: string;
+  /** A second appearance of the statement repeats its entries' derived IDs. */
+  appearance: StatementAppearance | undefined;
+}
+
+/** The statement's place, worked out at its first entry and kept for the others (they share it). */
+function placeOf(statement: CamtStatement, account: string, id: string): StatementPlace {
+  const known = statement.place;
+  if (known && known.account === account && known.id === id) return known;
+  const key = accountKey(account);
+  const place: StatementPlace = {
+    account,
+    id,
+    accountKey: key,
+    appearance: id === '' ? undefined : { key: `${key}\u0000${id}`, line: statement.values.line },
   };
-}
-
-/** Where a statement with an `Id` starts: a second appearance of it repeats its entries' derived IDs. */
-function statementAppearance(
-  statement: CamtStatement,
-  account: string,
-  id: string,
-): StatementAppearance | undefined {
-  return id === '' ? undefined : { key: `${accountKey(account)}\u0000${id}`, line: statement.values.line };
-}
-
-function withPlace(
-  data: CamtRowData,
-  booking: RowBooking | undefined,
-  statement: StatementAppearance | undefined,
-): CamtRowData {
-  if (booking) data.booking = booking;
-  if (statement) data.statement = statement;
-  return data;
+  statement.place = place;
+  return place;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RowBooking, StatementAppearance } from '../booking.js';
+import type { Booking, StatementAppearance } from '../booking.js';
 import { type ColumnRef, type Columns, columnsFrom, type SourceRow } from '../row.js';
 
 /** The named cells of a camt row, in this order: a feed's mapping and exclude rules name them. */
@@ -37,9 +37,11 @@ export interface CamtRowData {
   line: number;
   cells: CamtCells;
   /** The booking the row is (part of), when the entry has an `AcctSvcrRef`. */
-  booking?: RowBooking;
+  booking: Booking | undefined;
+  /** With `booking`: the row's reference cell, its externalId under the default mapping. */
+  bookingId: string | undefined;
   /** The statement's appearance, when it has an `Id`. */
-  statement?: StatementAppearance;
+  statement: StatementAppearance | undefined;
 }
 
 /** A camt file has no header: its columns are the named cells every row has. */
@@ -65,7 +67,8 @@ export class CamtRow implements SourceRow {
   private readonly cells: CamtCells;
   /** Why the format leaves this row out (an entry not booked yet), counted as skipped. */
   readonly leftOut: string | undefined;
-  readonly booking: RowBooking | undefined;
+  readonly booking: Booking | undefined;
+  readonly bookingId: string | undefined;
   readonly statement: StatementAppearance | undefined;
 
   constructor(file: string, data: CamtRowData, leftOut: string | undefined) {
@@ -74,6 +77,7 @@ export class CamtRow implements SourceRow {
     this.cells = data.cells;
     this.leftOut = leftOut;
     this.booking = data.booking;
+    this.bookingId = data.bookingId;
     this.statement = data.statement;
   }
 

@@ -1,7 +1,7 @@
 import type { SourceItem, SourceRow } from '../row.js';
 import { accountKey } from '../statement-account.js';
 import { isZeroDecimal } from '../values/decimal.js';
-import { entryPlace } from './mt940-booking.js';
+import { bookingOf, placeOf, type StatementPlace } from './mt940-booking.js';
 import { MT940_CELLS, MT940_COLUMNS, type Mt940Cell, SEPA_CELLS } from './mt940-cells.js';
 import { type EntryDetails, readDetails } from './mt940-details.js';
 import { dateOf, decimalOf, type EntryLine, readEntryLine } from './mt940-entry-line.js';
@@ -43,6 +43,8 @@ interface Statement {
   heldChars: number;
   /** More than MAX_HELD_ENTRIES or MAX_HELD_CHARS waited: its entries are refused until a currency is named. */
   overflow: boolean;
+  /** Its account as compared and its appearance, once an entry needed them (placeOf). */
+  place: StatementPlace | undefined;
 }
 
 /** An entry read whole, waiting for its statement's currency; or a problem waiting in file order. */
@@ -484,6 +486,9 @@ class Mt940Reader {
     if (cells.endToEndReference?.toUpperCase() === 'NOTPROVIDED') cells.endToEndReference = undefined;
     const values = MT940_CELLS.map((name) => cells[name]);
     const raw = [`:61:${open.entry.join('\n')}`, ...(open.details ? [`:86:${open.details.join('\n')}`] : [])];
+    const place = placeOf(statement, statement.place);
+    statement.place = place;
+    const booking = bookingOf(place, open.line, line);
     const row: SourceRow = {
       file: this.file,
       line: open.line,
@@ -493,7 +498,9 @@ class Mt940Reader {
       },
       cellAt: (index) => values[index],
       text: () => raw.join('\n'),
-      ...entryPlace(statement, open.line, line),
+      booking,
+      bookingId: booking?.reference,
+      statement: place.appearance,
     };
     if (!statement.interim || this.source.includePending) return row;
     return {
@@ -540,6 +547,7 @@ const newStatement = (interim: boolean, line: number): Statement => ({
   held: [],
   heldChars: 0,
   overflow: false,
+  place: undefined,
 });
 
 const textLength = (lines: readonly string[]): number => lines.reduce((sum, line) => sum + line.length, 0);

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Feed } from '../../../src/config/feed.js';
+import { openText } from '../../../src/sources/decode.js';
 import { FileStopError } from '../../../src/sources/file-stop.js';
+import { readCamt } from '../../../src/sources/formats/camt-reader.js';
+import { CAMT_COLUMNS } from '../../../src/sources/formats/camt-row.js';
+import { CamtSource } from '../../../src/sources/formats/camt-source.js';
+import { compileMapper } from '../../../src/sources/mapper.js';
+import type { SourceRow } from '../../../src/sources/row.js';
 import { camtRows } from '../../support/camt-rows.js';
 import { fixtureWriter, readOutcomes } from '../../support/source-files.js';
 
@@ -338,6 +344,50 @@ describe('a camt feed without a mapping section (the default mapping to transact
           others: ['2026020300412270001/#1'],
         },
       },
+    });
+  });
+
+  it("hands on each row's booking and its statement's account as read, not a copy per row; an own externalId gets the booking without its other shapes", async () => {
+    const detail = (amount: string, name: string) =>
+      `<TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">${amount}</Amt></TxAmt></AmtDtls><RltdPties><Cdtr><Nm>${name}</Nm></Cdtr></RltdPties></TxDtls>`;
+    const path = write(
+      statement(
+        [
+          entry({ amount: '1.00', ref: 'plain' }),
+          entry({ amount: '3.00', ref: 'split', details: detail('1.00', 'A') + detail('2.00', 'B') }),
+        ].join('\n'),
+      ),
+      'xml',
+    );
+    const rows: SourceRow[] = [];
+    const source = CamtSource.parse({ path, format: 'camt' });
+    for await (const batch of readCamt(path, openText(path, 'utf-8').text, source).batches)
+      for (const item of batch) if (item.kind === 'row') rows.push(item.row);
+    expect(rows.map((row) => row.booking?.others)).toEqual([['plain/#1'], ['split'], ['split']]);
+    const target = { externalId: 'giro', accountName: 'Giro', bankName: 'Bank' };
+    const mapped = (extra: Record<string, unknown>) => {
+      const map = compileMapper(feed(path, { bankAccount: undefined, ...extra }), CAMT_COLUMNS);
+      return rows.map((row) => {
+        const outcome = map(row);
+        if (outcome.kind !== 'mapped') throw new Error(`expected a record, got ${JSON.stringify(outcome)}`);
+        return outcome.record;
+      });
+    };
+    const byDefault = mapped({ bankAccounts: { DE02120300000000202051: target } });
+    byDefault.forEach((record, i) => {
+      expect(record.booking).toBe(rows[i]?.booking);
+    });
+    expect(byDefault[0]?.route).toEqual({ account: 'DE02120300000000202051', currency: 'EUR' });
+    expect(byDefault[1]?.route).toBe(byDefault[0]?.route);
+    expect(byDefault[2]?.route).toBe(byDefault[0]?.route);
+    // Mapped to another cell, the externalId names none of the booking's shapes in the service.
+    const own = mapped({
+      bankAccounts: { DE02120300000000202051: target },
+      mapping: { externalId: 'endToEndId' },
+    });
+    own.forEach((record, i) => {
+      expect(record.booking).toEqual({ ...rows[i]?.booking, others: [] });
+      expect(rows[i]?.booking?.others).not.toEqual([]);
     });
   });
 
