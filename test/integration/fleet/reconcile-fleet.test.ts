@@ -10,8 +10,10 @@ import type { AccountRecord } from '../../../src/sandbox/state.js';
 import type { ReconcileLine } from '../../../src/sync/reconcile/reconcile.js';
 import { runCli } from '../../support/cli-run.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { tenantFeeds } from '../../support/tenant-feeds.js';
+import { until } from '../../support/worker-process.js';
 
 const world = fleetTestWorld();
 
@@ -165,7 +167,9 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     expect(repaired.code, repaired.stdout + repaired.stderr).toBe(0);
     expect(repaired.stdout).toContain('repair: completed: 1 created, 0 updated');
     expect(repaired.stdout).toMatch(/after the repair:\nfrc-cli-bank: equal/);
-  }, 90_000);
+    // 300 s: seven CLI processes one after another, each about 3 s of CPU to start (tsx and the
+    // command's modules), take 50 s at load 14 on two cores, over 100 s with more load.
+  }, 300_000);
 
   it('a worker shutting down mid-comparison releases the reconcile; another worker finishes it, no stopped summary', async () => {
     const { fleet, feeds, worker } = await provisioned('frc-shut');
@@ -175,9 +179,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     const logs = captureLogs();
     const first = fleet.worker(2, { logger: logs.logger });
     const pending = fleet.reconcile(feeds.bank);
-    const started = Date.now();
-    while (!(await fleet.queues.reconciles.getActiveCount()) && Date.now() - started < 5_000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(async () => (await fleet.queues.reconciles.getActiveCount()) > 0, HANG_GUARD_MS, 'the job');
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Lines an earlier attempt stored (a full batch is stored as it fills): the replay drops them.
     const [active] = await fleet.queues.reconciles.getActive();
@@ -224,7 +226,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
       store: fleet.reconciles,
       reconciles: fleet.queues.reconciles,
       pollMs: 50,
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
     };
     const first = await awaitReconcile('bad-1', wait);
     const second = await awaitReconcile('bad-2', wait);
