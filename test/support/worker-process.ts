@@ -49,8 +49,10 @@ export function fleetProcessEnv(
     ERP_BRIDGE_QUEUE_PREFIX: config.prefix,
     // Generated exports and their feed files live in temp dirs: the fleet's feed directory.
     ERP_BRIDGE_FEEDS_DIR: tmpdir(),
-    ERP_BRIDGE_JOB_LOCK_S: '2',
-    ERP_BRIDGE_SLOT_LEASE_S: '3',
+    // Not shorter: a process starved of CPU for longer than a lock (2 s was, at load 25 on two
+    // cores) loses it, and a fault-free run replays a chunk (1,000 records skipped, not created).
+    ERP_BRIDGE_JOB_LOCK_S: '10',
+    ERP_BRIDGE_SLOT_LEASE_S: '10',
     ERP_BRIDGE_SHUTDOWN_GRACE_S: '5',
     ERP_BRIDGE_ADMIN_PORT: '0',
     PARTNER_API_URL: sandbox.url,

@@ -70,7 +70,11 @@ describe('a worker process', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
   });
 
   it('stopped (SIGTERM) mid-run exits 0 within the grace period after finishing its chunk', async () => {
-    const { fleet, workers, run } = await runUnderWay('mp-term');
+    // A grace its chunks fit in also on a loaded machine (at load 25 each request took 2 s and the
+    // 5 s default ran out): what is tested is that it waits for them, then exits, not forced.
+    const { fleet, workers, run } = await runUnderWay('mp-term', {
+      env: { ERP_BRIDGE_SHUTDOWN_GRACE_S: '30' },
+    });
     const { process: leaving } = await firstLogOf(workers, answered('checkTransactionsExist'));
     leaving.child.kill('SIGTERM');
     expect(await leaving.exited, leaving.describe()).toEqual({ code: 0, signal: null });
@@ -78,11 +82,11 @@ describe('a worker process', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
       (e) => e.msg === 'shutting down: no new jobs, finishing in-flight ones',
     );
     expect(shutdown, leaving.describe()).toBeGreaterThanOrEqual(0);
-    // Within ERP_BRIDGE_SHUTDOWN_GRACE_S (5), by the worker's own log times: the time this test
+    // Within ERP_BRIDGE_SHUTDOWN_GRACE_S (30), by the worker's own log times: the time this test
     // sees the exit also holds the process's teardown and, on a loaded machine, much waiting.
     const loggedAt = (entry: { time?: unknown } | undefined) => Date.parse(String(entry?.time));
     const took = loggedAt(leaving.logged('worker stopped')[0]) - loggedAt(leaving.entries[shutdown]);
-    expect(took, leaving.describe()).toBeLessThan(5_000);
+    expect(took, leaving.describe()).toBeLessThan(30_000);
     // The chunk in flight was finished, not abandoned: its bulk create was answered after SIGTERM.
     expect(leaving.entries.slice(shutdown).some(answered('createTransactionsBulk')), leaving.describe()).toBe(
       true,
