@@ -28,6 +28,7 @@ import type { RunAlerts } from '../../src/sync/alerts.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import type { RunSummary } from '../../src/sync/report/summary.js';
 import { type Clock, systemClock } from '../../src/time/clock.js';
+import { HANG_GUARD_MS } from './hang-guard.js';
 import { type TestRedis, testRedis } from './redis.js';
 
 /**
@@ -177,7 +178,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
   }
 
   /** Polls until the run has a summary (every chunk finished), or fails after `timeoutMs`. */
-  async function finished(runId: string, timeoutMs = 20_000): Promise<RunSummary> {
+  async function finished(runId: string, timeoutMs = HANG_GUARD_MS): Promise<RunSummary> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const summary = await store.summary(runId);
@@ -198,7 +199,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       store: reconciles,
       reconciles: queues.reconciles,
       pollMs: 50,
-      timeoutMs: 20_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     return { reconcileId, ...done };
   }

@@ -8,6 +8,7 @@ import { enqueueFeed } from '../../../src/fleet/producer.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { until } from '../../support/worker-process.js';
 
 const world = fleetTestWorld({ latency: { ms: 5, jitterMs: 0 } });
@@ -20,7 +21,7 @@ async function handMadeJob(fleet: Fleet, id: string, data: unknown) {
   await fleet.queues.imports.add('import-file', data as any, { jobId: id });
   await until(
     async () => (await fleet.queues.imports.getJob(id))?.failedReason !== undefined,
-    20_000,
+    HANG_GUARD_MS,
     `${id} failed`,
   );
   const job = await fleet.queues.imports.getJob(id);

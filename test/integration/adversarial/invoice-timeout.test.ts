@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/time/clock.js';
 import { FaultScenarios } from '../../support/fault-scenarios.js';
 import { type GeneratedExport, invoicesExport } from '../../support/generated-exports.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { expectAccounted } from '../../support/run-checks.js';
 
 const BULK = 'createInvoicesBulk' as const;
@@ -47,7 +48,7 @@ describe('issue 18 case 1: a bulk invoice create that commits after the client g
     await s.h.run(source.feedFile);
     // Without waiting, the lookup at ~3 s misses the commit at 4.5 s and the chunk is resent; the
     // run may end before the late commit lands, so wait for it (three bulk creates answered).
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HANG_GUARD_MS;
     while ((s.h.requests(BULK)['200'] ?? 0) < 3 && Date.now() < deadline) await systemClock.sleep(100);
     const stored = await s.h.stored(1001, 'invoices');
     expect(stored.length).toBeGreaterThan(s.sent + 1);

@@ -62,7 +62,7 @@ async function terminate(proc: CliProcess) {
 /** Sends SIGTERM once Redis is gone and the process noticed; the exit and how long it took. */
 async function terminateWithRedisDown(proc: CliProcess, server: RedisServer) {
   await server.stop();
-  await proc.nextLog((e) => /Redis connection error/.test(String(e.msg)), 10_000);
+  await proc.nextLog((e) => /Redis connection error/.test(String(e.msg)));
   return terminate(proc);
 }
 
@@ -108,7 +108,7 @@ describe.skipIf(!bin)(
   () => {
     it('case 9: a worker whose Redis is down when SIGTERM arrives exits within grace + a few seconds', async () => {
       const { server, proc } = await fleetProcess(['worker', '--log-format', 'json', '--log-level', 'info']);
-      await proc.log((e) => e.msg === 'worker started', 60_000);
+      await proc.log((e) => e.msg === 'worker started');
       expectExitedInBound(proc, await terminateWithRedisDown(proc, server));
       expect(forced(proc), proc.describe()).toBe(true);
     });
@@ -117,13 +117,13 @@ describe.skipIf(!bin)(
       const feeds = await mkdtemp(join(tmpdir(), 'erp-bridge-feeds-'));
       dirs.push(feeds);
       const { server, proc } = await fleetProcess(['scheduler', '--feeds', feeds]);
-      await proc.log((e) => e.msg === 'schedulers in sync with the feed files', 60_000);
+      await proc.log((e) => e.msg === 'schedulers in sync with the feed files');
       expectExitedInBound(proc, await terminateWithRedisDown(proc, server));
     });
 
     it('case 9: a worker whose Redis hangs (SIGSTOP: connected, never answering) exits within grace + a few seconds', async () => {
       const { server, proc } = await fleetProcess(['worker', '--log-format', 'json', '--log-level', 'info']);
-      await proc.log((e) => e.msg === 'worker started', 60_000);
+      await proc.log((e) => e.msg === 'worker started');
       // Its connections are all up (the blocking fetch of each queue opens once it started).
       await sleep(1_000);
       server.pause();
@@ -138,8 +138,8 @@ describe.skipIf(!bin)(
       const { server, proc } = await fleetProcess(['scheduler', '--feeds', feeds, '--rescan', '0.5']);
       // Two passes: the rescans are running.
       const synced = (e: Record<string, unknown>) => e.msg === 'schedulers in sync with the feed files';
-      await proc.log(synced, 60_000);
-      await proc.nextLog(synced, 10_000);
+      await proc.log(synced);
+      await proc.nextLog(synced);
       server.pause();
       await sleep(1_500); // a rescan started since, and waits on Redis
       const passes = proc.logged('schedulers in sync with the feed files').length;
@@ -154,9 +154,9 @@ describe.skipIf(!bin)(
       const feeds = await scheduledFeeds(1_000);
       const { server, proc } = await fleetProcess(['scheduler', '--feeds', feeds]);
       // The admin server answers from here, then the first pass starts.
-      await proc.log((e) => e.msg === 'admin server listening', 60_000);
+      await proc.log((e) => e.msg === 'admin server listening');
       await server.stop();
-      await proc.nextLog((e) => /Redis connection error/.test(String(e.msg)), 10_000);
+      await proc.nextLog((e) => /Redis connection error/.test(String(e.msg)));
       // The precondition: the first pass never got through.
       expect(proc.logged('schedulers in sync with the feed files'), proc.describe()).toHaveLength(0);
       expectExitedInBound(proc, await terminate(proc));
@@ -164,7 +164,7 @@ describe.skipIf(!bin)(
 
     it('a worker with Redis up still stops cleanly, without forcing', async () => {
       const { proc } = await fleetProcess(['worker', '--log-format', 'json', '--log-level', 'info']);
-      await proc.log((e) => e.msg === 'worker started', 60_000);
+      await proc.log((e) => e.msg === 'worker started');
       const sentAt = Date.now();
       expect(await proc.stop('SIGTERM', BOUND_MS + 10_000), proc.describe()).toEqual({
         code: 0,

@@ -7,6 +7,7 @@ import type { RecordOf } from '../../../src/kinds/registry.js';
 import type { Chunk } from '../../../src/sync/chunk.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 
 const world = fleetTestWorld();
 
@@ -39,7 +40,7 @@ function oneRecordChunk(runId: string): Chunk {
 
 /** Polls the job until BullMQ has finished with it one way or the other; then reads it. */
 async function settled(fleet: ReturnType<typeof world.start>, jobId: string) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     // The state first, the job after: a job read before it failed would not show why it failed.
     const state = await fleet.queues.chunks.getJobState(jobId);

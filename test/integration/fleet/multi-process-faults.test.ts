@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { redactRedisUrl } from '../../../src/fleet/redis.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { startRestartableRedis } from '../../support/redis.js';
 import type { RedisServer } from '../../support/redis-server.js';
 import {
@@ -40,7 +41,7 @@ async function runUnderWay(name: string, options: Parameters<typeof startFleet>[
   const run = await enqueueExport(started.fleet, name, ROWS);
   const created = () => world.transactions().filter((t) => t.externalId?.startsWith(`${name}-`)).length;
   await explained(
-    until(() => created() > 0, 20_000, 'the first chunk to be created'),
+    until(() => created() > 0, HANG_GUARD_MS, 'the first chunk to be created'),
     started.workers,
   );
   return { ...started, run, created };
@@ -51,7 +52,7 @@ describe('a worker process', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     const { fleet, workers, run, created } = await runUnderWay('mp-kill');
     // Its existence check just came back; 60 ms later its bulk create is usually in the sandbox's
     // 150 ms latency: the sandbox commits it after the kill, and the replay must not create it again.
-    const { process: victim } = await firstLogOf(workers, answered('checkTransactionsExist'), 10_000);
+    const { process: victim } = await firstLogOf(workers, answered('checkTransactionsExist'));
     await new Promise((resolve) => setTimeout(resolve, 60));
     victim.child.kill('SIGKILL');
     expect(await victim.exited).toEqual({ code: null, signal: 'SIGKILL' });
@@ -69,19 +70,23 @@ describe('a worker process', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
   });
 
   it('stopped (SIGTERM) mid-run exits 0 within the grace period after finishing its chunk', async () => {
-    const { fleet, workers, run } = await runUnderWay('mp-term');
-    const { process: leaving } = await firstLogOf(workers, answered('checkTransactionsExist'), 10_000);
+    // A grace its chunks fit in also on a loaded machine (at load 25 each request took 2 s and the
+    // 5 s default ran out): what is tested is that it waits for them, then exits, not forced.
+    const { fleet, workers, run } = await runUnderWay('mp-term', {
+      env: { ERP_BRIDGE_SHUTDOWN_GRACE_S: '30' },
+    });
+    const { process: leaving } = await firstLogOf(workers, answered('checkTransactionsExist'));
     leaving.child.kill('SIGTERM');
     expect(await leaving.exited, leaving.describe()).toEqual({ code: 0, signal: null });
     const shutdown = leaving.entries.findIndex(
       (e) => e.msg === 'shutting down: no new jobs, finishing in-flight ones',
     );
     expect(shutdown, leaving.describe()).toBeGreaterThanOrEqual(0);
-    // Within ERP_BRIDGE_SHUTDOWN_GRACE_S (5), by the worker's own log times: the time this test
+    // Within ERP_BRIDGE_SHUTDOWN_GRACE_S (30), by the worker's own log times: the time this test
     // sees the exit also holds the process's teardown and, on a loaded machine, much waiting.
     const loggedAt = (entry: { time?: unknown } | undefined) => Date.parse(String(entry?.time));
     const took = loggedAt(leaving.logged('worker stopped')[0]) - loggedAt(leaving.entries[shutdown]);
-    expect(took, leaving.describe()).toBeLessThan(5_000);
+    expect(took, leaving.describe()).toBeLessThan(30_000);
     // The chunk in flight was finished, not abandoned: its bulk create was answered after SIGTERM.
     expect(leaving.entries.slice(shutdown).some(answered('createTransactionsBulk')), leaving.describe()).toBe(
       true,
@@ -99,7 +104,7 @@ describe('a worker process', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     const { fleet, workers, run } = await runUnderWay('mp-release', {
       env: { ERP_BRIDGE_SHUTDOWN_GRACE_S: '0' },
     });
-    const { process: leaving } = await firstLogOf(workers, answered('checkTransactionsExist'), 10_000);
+    const { process: leaving } = await firstLogOf(workers, answered('checkTransactionsExist'));
     leaving.child.kill('SIGTERM');
     expect(await leaving.exited, leaving.describe()).toEqual({ code: 0, signal: null });
     expect(leaving.logged('grace period over: in-flight jobs released to other workers')).toHaveLength(1);

@@ -23,7 +23,8 @@ const cli = cliProcesses();
 describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
   it('keep a tenant at its limit of chunks in flight, across processes, and create each record once', async () => {
     // Slow answers, so chunks queue up faster than they finish and the limit is really tested.
-    world.faults({ latency: { ms: 100, jitterMs: 0 } });
+    // 500 ms, not 100: at load 18 on two cores the two processes' chunks never overlapped at 100.
+    world.faults({ latency: { ms: 500, jitterMs: 0 } });
     const { fleet, workers } = await startFleet(world, cli, 2, { logLevel: 'debug' });
     const run = await enqueueExport(fleet, 'mp-limit', 6_000);
     const summary = await finishedExactlyOnce(world, fleet, run, workers);

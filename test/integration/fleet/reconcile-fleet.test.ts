@@ -10,8 +10,10 @@ import type { AccountRecord } from '../../../src/sandbox/state.js';
 import type { ReconcileLine } from '../../../src/sync/reconcile/reconcile.js';
 import { runCli } from '../../support/cli-run.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { tenantFeeds } from '../../support/tenant-feeds.js';
+import { until } from '../../support/worker-process.js';
 
 const world = fleetTestWorld();
 
@@ -137,35 +139,36 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     expect(found.stdout).toMatch(/missing: .*bank\.csv:3 T-2/);
     const id = /report: erp-bridge report (\S+)/.exec(found.stdout)?.[1] ?? '';
     expect(id).toMatch(/^frc-cli-bank-reconcile-/);
-    const report = await runCli(['report', id], env);
+    // The report and the refusals change nothing: their processes start side by side.
+    const [report, filtered, inProcess, outside, noWait] = await Promise.all([
+      runCli(['report', id], env),
+      runCli(['report', id, '--outcome', 'failed'], env),
+      runCli(['reconcile', '--no-wait', feeds.bank], env),
+      runCli(['reconcile', '--fleet', '--feeds', join(fleet.config.feedsDir, 'elsewhere'), feeds.bank], env),
+      runCli(['reconcile', '--fleet', '--repair', '--no-wait', feeds.bank], env),
+    ]);
     expect(report.code, report.stderr).toBe(0);
     const [header, ...rows] = report.stdout.trim().split(/\r?\n/);
     expect(header).toBe(RECONCILE_COLUMNS.join(','));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(new RegExp(`bank\\.csv,3,T-2,missing,,,,,11\\.01,,${id}$`));
 
-    const filtered = await runCli(['report', id, '--outcome', 'failed'], env);
     expect(filtered.code).toBe(2);
     expect(filtered.stderr).toContain(`${id} is a reconcile: --outcome filters a run's outcomes`);
-    const inProcess = await runCli(['reconcile', '--no-wait', feeds.bank], env);
     expect(inProcess.code).toBe(2);
     expect(inProcess.stderr).toContain('--no-wait and --feeds go with --fleet');
-
-    const outside = await runCli(
-      ['reconcile', '--fleet', '--feeds', join(fleet.config.feedsDir, 'elsewhere'), feeds.bank],
-      env,
-    );
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain("not in the fleet's feed directory");
-
-    const noWait = await runCli(['reconcile', '--fleet', '--repair', '--no-wait', feeds.bank], env);
     expect(noWait.code).toBe(2);
     expect(noWait.stderr).toContain('drop --no-wait');
+
     const repaired = await runCli(['reconcile', '--fleet', '--repair', feeds.bank], env);
     expect(repaired.code, repaired.stdout + repaired.stderr).toBe(0);
     expect(repaired.stdout).toContain('repair: completed: 1 created, 0 updated');
     expect(repaired.stdout).toMatch(/after the repair:\nfrc-cli-bank: equal/);
-  }, 90_000);
+    // 300 s: seven CLI processes, each about 3 s of CPU to start (tsx and the command's modules),
+    // took 50 s at load 14 on two cores one after another, over 100 s with more load.
+  }, 300_000);
 
   it('--repair --fleet names each record it could not change, why, and what to do (a transaction edited in the service)', async () => {
     const { fleet, feeds, account } = await provisioned('frc-unch');
@@ -197,9 +200,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     const logs = captureLogs();
     const first = fleet.worker(2, { logger: logs.logger });
     const pending = fleet.reconcile(feeds.bank);
-    const started = Date.now();
-    while (!(await fleet.queues.reconciles.getActiveCount()) && Date.now() - started < 5_000)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(async () => (await fleet.queues.reconciles.getActiveCount()) > 0, HANG_GUARD_MS, 'the job');
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Lines an earlier attempt stored (a full batch is stored as it fills): the replay drops them.
     const [active] = await fleet.queues.reconciles.getActive();
@@ -246,7 +247,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
       store: fleet.reconciles,
       reconciles: fleet.queues.reconciles,
       pollMs: 50,
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
     };
     const first = await awaitReconcile('bad-1', wait);
     const second = await awaitReconcile('bad-2', wait);

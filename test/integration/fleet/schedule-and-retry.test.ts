@@ -7,6 +7,7 @@ import { schedulerPass, syncSchedulers } from '../../../src/fleet/scheduler.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { cliProcesses, fleetProcessEnv, SLOW_MACHINE_TIMEOUT_MS } from '../../support/worker-process.js';
 
@@ -83,7 +84,7 @@ describe('the scheduler', () => {
     expect(first.upserted).toEqual([`feed:${loaded.file}`]);
     expect(await fleet.queues.ticks.getJobSchedulersCount()).toBe(1);
 
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HANG_GUARD_MS;
     let runs = await fleet.store.list(5, 'cron-a');
     while (runs.length === 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -12,6 +12,7 @@ import { FeedWatch } from '../../../src/fleet/watch.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { type fleetHarness, fleetTestWorld } from '../../support/fleet-harness.js';
 import { globbedExport } from '../../support/generated-exports.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { cliProcesses, fleetProcessEnv, SLOW_MACHINE_TIMEOUT_MS } from '../../support/worker-process.js';
 
 const world = fleetTestWorld({ latency: { ms: 5, jitterMs: 0 } });
@@ -124,7 +125,7 @@ describe('two `erp-bridge scheduler` processes watching one feed (every second)'
       );
       const runsOf = async () => (await fleet.store.list(20, 'watch-cli')).map((r) => r.meta.file).sort();
       const until = async (want: string[]) => {
-        const deadline = Date.now() + 60_000;
+        const deadline = Date.now() + HANG_GUARD_MS;
         while (JSON.stringify(await runsOf()) !== JSON.stringify(want)) {
           if (Date.now() > deadline)
             throw new Error(`runs ${JSON.stringify(await runsOf())}, wanted ${JSON.stringify(want)}`);
@@ -137,7 +138,7 @@ describe('two `erp-bridge scheduler` processes watching one feed (every second)'
       await until([exp.file, second].sort());
       // Both schedulers are up and watching (each has read the feed folder), and a third file arrives.
       const polled = await Promise.all(
-        schedulers.map((s) => s.log((e) => e.msg === 'schedulers in sync with the feed files', 60_000)),
+        schedulers.map((s) => s.log((e) => e.msg === 'schedulers in sync with the feed files')),
       );
       expect(polled).toHaveLength(2);
       const third = join(exp.dir, 'umsaetze-3.csv');
@@ -147,7 +148,7 @@ describe('two `erp-bridge scheduler` processes watching one feed (every second)'
       // loaded machine): wait for three, then check there are exactly those.
       const enqueued = () =>
         schedulers.flatMap((s) => s.logged('import run enqueued').map((e) => String(e.file)));
-      const logDeadline = Date.now() + 30_000;
+      const logDeadline = Date.now() + HANG_GUARD_MS;
       while (enqueued().length < 3 && Date.now() < logDeadline)
         await new Promise((resolve) => setTimeout(resolve, 100));
       const enqueuedLines = enqueued();
@@ -178,7 +179,7 @@ describe('after-care on the fleet (source.afterRun)', () => {
     const [run] = await fleet.enqueue(exp.feedFile);
     const runId = String(run?.runId);
     // Until the summary exists, the export must be where it was; checked at every step.
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + HANG_GUARD_MS;
     let steps = 0;
     while (!(await fleet.store.summary(runId))) {
       expect(existsSync(exp.file)).toBe(true);
@@ -188,7 +189,7 @@ describe('after-care on the fleet (source.afterRun)', () => {
     }
     expect(steps).toBeGreaterThan(0);
     // The move follows the summary in the same job.
-    for (const until = Date.now() + 10_000; existsSync(exp.file) && Date.now() < until; )
+    for (const until = Date.now() + HANG_GUARD_MS; existsSync(exp.file) && Date.now() < until; )
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(readdirSync(join(exp.dir, 'processed'))).toEqual(['umsaetze.csv']);
     expect((await fleet.store.summary(runId))?.counts.created).toBe(2_500);
@@ -205,7 +206,7 @@ describe('after-care on the fleet (source.afterRun)', () => {
     const [retry] = await fleet.enqueue(exp.feedFile);
     expect(retry?.enqueued).toBe('retry');
     expect((await fleet.finished(String(retry?.runId))).counts.failed).toBe(300);
-    for (const until = Date.now() + 10_000; existsSync(exp.file) && Date.now() < until; )
+    for (const until = Date.now() + HANG_GUARD_MS; existsSync(exp.file) && Date.now() < until; )
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(readdirSync(join(exp.dir, 'failed'))).toEqual(['umsaetze.csv']);
   });

@@ -25,7 +25,7 @@ describe('erp-bridge worker and scheduler: the admin server', () => {
       const env = fleetProcessEnv(fleet.config, world.sandbox(), { ERP_BRIDGE_ADMIN_PORT: '0' });
       const [worker] = await cli.workers(env, 1);
       if (!worker) throw new Error('no worker');
-      const url = String((await worker.log(listening, 10_000)).url);
+      const url = String((await worker.log(listening)).url);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await get({ url }, '/healthz')).toMatchObject({ status: 200 });
       const ready = await get({ url }, '/readyz');
@@ -60,7 +60,7 @@ describe('erp-bridge worker and scheduler: the admin server', () => {
       const feeds = mkdtempSync(join(tmpdir(), 'erp-bridge-no-feeds-'));
       const scheduler = new CliProcess(['scheduler', '--feeds', feeds, '--admin-port', '0'], env);
       try {
-        const url = String((await scheduler.log(listening, 60_000)).url);
+        const url = String((await scheduler.log(listening)).url);
         const ready = await get({ url }, '/readyz');
         expect(JSON.parse(ready.text)).toEqual({ status: 'ready', checks: { redis: 'ok' } });
         expect(await scheduler.stop('SIGTERM', 30_000)).toEqual({ code: 0, signal: null });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertNotice } from '../../../src/ops/alerts/notice.js';
 import { WEBHOOK_QUEUE_CAPACITY, WebhookSink } from '../../../src/ops/alerts/webhook-sink.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { TestServer } from '../../support/http-server.js';
 import { captureLogs } from '../../support/log-capture.js';
 
@@ -111,7 +112,7 @@ describe('the alert webhook', () => {
     expect(dropped).toEqual([
       expect.objectContaining({ level: 'warn', runId: `r${WEBHOOK_QUEUE_CAPACITY + 1}` }),
     ]);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HANG_GUARD_MS;
     while (rx.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(rx.requests).toHaveLength(1);
 

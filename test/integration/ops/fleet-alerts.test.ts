@@ -9,6 +9,7 @@ import { createMetrics, type Metrics } from '../../../src/ops/metrics.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { TestServer } from '../../support/http-server.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { summaryOf } from '../../support/run-summaries.js';
@@ -135,7 +136,7 @@ describe('fleet alerts on a change of a feed’s health', () => {
     world.faults(FIRST_CHUNK_FAILS);
     const failing = await runOf(fleet, fleet.enqueue(exp.feedFile));
     expect(failing.summary.counts.failed).toBe(1_000);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HANG_GUARD_MS;
     while (receiver.requests.length === 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     expect(receiver.requests).toHaveLength(1);
