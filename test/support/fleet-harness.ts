@@ -46,7 +46,8 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
     failedRetryRuns: 2,
     shutdownGraceMs: 5_000,
     slotLeaseMs: 10_000,
-    jobLockMs: 5_000,
+    // Under load (2 cores, a busy suite) a 5 s lock was lost before renewal and a chunk replayed.
+    jobLockMs: 10_000,
     ...overrides,
   };
   const logger = createLogger({ level: 'silent' });
