@@ -4,7 +4,13 @@ import { openRecords, type RecordStream } from '../../sources/open-records.js';
 import type { StopReason } from '../run-handle.js';
 import { RunStopError } from '../stop.js';
 import { heldUnderOld, type OpenRecords, type ServiceReads } from './held-under-old.js';
-import { feedUnder, type IdentitySettings, identityChanges, identitySettings } from './settings.js';
+import {
+  feedUnder,
+  type IdentitySettings,
+  identityChanges,
+  identitySettings,
+  sourceIdChanged,
+} from './settings.js';
 
 /**
  * A feed's identity settings as last stored with its run state: stored; `legacy` when none are
@@ -67,11 +73,11 @@ export async function checkIdentity(
   const previous = stored.kind === 'stored' ? stored.settings : { scheme: 1 as const };
   const changes = identityChanges(previous, next);
   if (changes.length === 0) return undefined;
-  const affected = await countDerivedIds(feed, options.files, options.open);
+  const affected = await countAffected(feed, options.files, options.open, sourceIdChanged(previous, next));
   const log = { feed: feed.name, changes, affected };
   if (affected === 0) {
     // Nothing to duplicate in this run: it goes on, and stores the new settings if it writes.
-    options.logger.info(log, 'identity settings changed; no record of this run has a derived ID');
+    options.logger.info(log, 'identity settings changed; no record of this run has an ID they give');
     return undefined;
   }
   if (options.accept) {
@@ -82,21 +88,23 @@ export async function checkIdentity(
     return undefined;
   }
   const before = stored.kind === 'stored' ? feedUnder(feed, stored.settings) : undefined;
-  const held = before && (await heldUnderOld(before, options.files, options.open, options.reads));
+  const held = before && (await heldUnderOld(before, feed, options.files, options.open, options.reads));
   if (held?.known && held.held === 0) {
     options.logger.info(
       log,
-      "identity settings changed; the service holds none of this run's records under their old derived IDs, so none would be created twice: the run goes on, and stores the new settings before its first write",
+      "identity settings changed; the service holds none of this run's records under old IDs that the change replaces, so none would be created twice: the run goes on, and stores the new settings before its first write",
     );
     return undefined;
   }
+  // The derived-ID wording stays for the common case; a source ID change changes source IDs too.
+  const idWord = sourceIdChanged(previous, next) ? 'IDs' : 'derived IDs';
   const keepOld =
     previous.scheme === 1 && next.scheme === 2
       ? ', or set `identityScheme: 1` in the feed to keep the IDs already in the service'
       : ', or undo the change';
   const count = held?.known
-    ? `${held.held} record(s) of this run are in the service under the old derived IDs and would be created again beside them under new ones`
-    : `${affected} record(s) of this run would get new derived IDs and be created again beside those already in the service${held ? ` (an upper bound: the service could not be asked which of them it holds under the old IDs: ${held.why})` : ''}`;
+    ? `${held.held} record(s) of this run are in the service under the old ${idWord} and would be created again beside them under new ones`
+    : `${affected} record(s) of this run would get new ${idWord} and be created again beside those already in the service${held ? ` (an upper bound: the service could not be asked which of them it holds under the old IDs: ${held.why})` : ''}`;
   return {
     code: IDENTITY_CHANGED,
     exitCode: 2,
@@ -128,17 +136,22 @@ export function storeBeforeFirstWrite(save: () => Promise<void>): () => Promise<
   };
 }
 
-/** Counts the records of `files` whose externalId is derived (a reading pass, no request). */
-export async function countDerivedIds(
+/**
+ * Counts the records of `files` whose ID the changed settings may change (a reading pass, no
+ * request): those with a derived ID, or every record when the source ID's mapping changed.
+ */
+export async function countAffected(
   feed: Feed,
   files: readonly string[],
   open: (feed: Feed, file: string) => RecordStream = openRecords,
+  everyRecord = false,
 ): Promise<number> {
   let count = 0;
   for (const file of files) {
     try {
       for await (const batch of open(feed, file).batches)
-        for (const outcome of batch) if (outcome.kind === 'mapped' && outcome.record.derivedId) count++;
+        for (const outcome of batch)
+          if (outcome.kind === 'mapped' && (everyRecord || outcome.record.derivedId)) count++;
     } catch {
       // An unreadable file is reported by the run itself; the count covers what could be read.
     }

@@ -1,6 +1,7 @@
 import type { Feed, FeedOf } from '../../config/feed.js';
 import { KINDS, type RecordKind, type RecordOf } from '../../kinds/registry.js';
 import type { RecordStream } from '../../sources/open-records.js';
+import type { MapOutcome, MappedRecord } from '../../sources/record.js';
 import { type Chunk, Chunker, chunkOf } from '../chunk.js';
 import type { ChunkSettings } from '../chunk-settings.js';
 import type { Prediction } from '../predict.js';
@@ -20,14 +21,17 @@ export type OpenRecords = <K extends RecordKind>(feed: FeedOf<K>, file: string) 
 export type HeldUnderOld = { known: true; held: number } | { known: false; why: string };
 
 /**
- * Counts the records of `files`, read as `before` (the feed under its old identity settings),
- * whose old derived ID the service holds: those a run under the new settings would create a
- * second time. Asked chunk by chunk (at most 1000 IDs) with a dry run's read-only prediction in
- * mode insert, where a record the service holds counts whatever its other fields say. A kind whose
- * records carry no externalId in the service (plans, categories) holds none by ID.
+ * Counts the records of `files` whose ID differs read as `before` (the feed under its old identity
+ * settings) and as `after` (under the new ones), and whose old ID the service holds: those a run
+ * under the new settings would create a second time. A record whose ID the change leaves as it
+ * was (a source ID column renamed with the same values) is not counted. Asked chunk by chunk (at
+ * most 1000 IDs) with a dry run's read-only prediction in mode insert, where a record the service
+ * holds counts whatever its other fields say. A kind whose records carry no externalId in the
+ * service (plans, categories) holds none by ID.
  */
 export async function heldUnderOld<K extends RecordKind>(
   before: FeedOf<K>,
+  after: FeedOf<K>,
   files: readonly string[],
   open: OpenRecords,
   reads: ServiceReads,
@@ -54,15 +58,35 @@ export async function heldUnderOld<K extends RecordKind>(
     };
     for (const file of files) {
       const stream = open(before, file);
+      const now = open(after, file);
       // Not read to its end when the old mapping does not fit: its fingerprint is not awaited.
       stream.sha256.catch(() => undefined);
+      now.sha256.catch(() => undefined);
+      const newIds = outcomesOf(now);
       const chunker = new Chunker<RecordOf<K>>();
-      for await (const batch of stream.batches)
-        for (const outcome of batch) {
-          if (outcome.kind !== 'mapped' || !outcome.record.derivedId) continue;
-          const full = chunker.add(outcome.record);
-          if (full) await ask(full);
-        }
+      try {
+        for await (const batch of stream.batches)
+          for (const outcome of batch) {
+            // The same file read twice gives one outcome per row in the same order, whatever the mapping.
+            const paired = await newIds.next();
+            if (paired.done || paired.value.record.line !== outcome.record.line)
+              return {
+                known: false,
+                why: `the rows of ${stream.file} read otherwise under the old settings`,
+              };
+            if (outcome.kind !== 'mapped') continue;
+            // Not sent under the new settings, or sent under the ID it had: nothing created twice.
+            if (
+              paired.value.kind !== 'mapped' ||
+              paired.value.record.externalId === outcome.record.externalId
+            )
+              continue;
+            const full = chunker.add(outcome.record);
+            if (full) await ask(full);
+          }
+      } finally {
+        await newIds.return(undefined); // closes the second reading when the first ends early
+      }
       // A mapping that does not fit maps no row at all: its records' old IDs are unknown.
       const layout = stream.layoutProblem?.();
       if (layout) return { known: false, why: `the old settings do not fit ${stream.file}: ${layout}` };
@@ -74,4 +98,9 @@ export async function heldUnderOld<K extends RecordKind>(
     // The service unreachable, a file that cannot be read again: the caller counts without it.
     return { known: false, why: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** A stream's outcomes one at a time, to pair them with another reading of the same file. */
+async function* outcomesOf<R extends MappedRecord>(stream: RecordStream<R>): AsyncGenerator<MapOutcome<R>> {
+  for await (const batch of stream.batches) yield* batch;
 }

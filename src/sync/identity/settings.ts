@@ -4,13 +4,19 @@ import { FieldMapping } from '../../config/field-mapping.js';
 import { KINDS } from '../../kinds/registry.js';
 
 /**
- * The settings of a feed that derived IDs depend on, as stored with the feed's run state: the
- * identity scheme and, per field that feeds into the identity, where its value comes from. Not
- * what scheme 2 is built to ignore: join separators, number and date formats, the encoding.
+ * The settings of a feed that its records' IDs depend on, as stored with the feed's run state: the
+ * identity scheme, per field that feeds into a derived identity where its value comes from, and
+ * where a source ID comes from (`externalId`: another ID column, or none, gives every record
+ * another ID as surely as a derived one changes). Not what scheme 2 is built to ignore: join
+ * separators, number and date formats, the encoding.
  */
 export interface IdentitySettings {
   scheme: 1 | 2;
-  /** Field -> readable description of its source, e.g. `columns ["Buchungstext", "Verwendungszweck"]`. */
+  /**
+   * Field -> readable description of its source, e.g. `columns ["Buchungstext", "Verwendungszweck"]`.
+   * `externalId` is there (`not mapped` when IDs are derived) for kinds whose IDs the service
+   * keeps; entries stored before 2026-11-28 (second change) lack it and do not compare it.
+   */
   fields: Record<string, string>;
   /**
    * The mappings `fields` describes, in full: enough to derive the IDs again the way they were
@@ -60,8 +66,17 @@ export function identitySettings(feed: Feed): IdentitySettings {
   }
   // A binary format has no encoding: nothing is decoded, so nothing of it enters an identity.
   if (scheme === 1 && 'encoding' in feed.source) fields['source.encoding'] = feed.source.encoding;
+  if (KINDS[feed.kind].sendsExternalId) {
+    const source = feed.mapping[SOURCE_ID];
+    fields[SOURCE_ID] = source === undefined ? NOT_MAPPED : describe(source, false);
+    if (source !== undefined) mappings[SOURCE_ID] = source;
+  }
   return { scheme, fields, mappings };
 }
+
+/** The field a record's own ID comes from; without it the ID is derived from the content. */
+const SOURCE_ID = 'externalId';
+const NOT_MAPPED = 'not mapped';
 
 /** The mapped fields a scheme's derived IDs depend on: scheme 2 the kind's identity fields, 1 every field but externalId. */
 function watchedFields(feed: Feed, scheme: 1 | 2): readonly string[] {
@@ -84,7 +99,18 @@ export function feedUnder<F extends Feed>(feed: F, old: IdentitySettings): F | u
   if (old.scheme === 1 && old.fields['source.encoding'] !== encoding) return undefined;
   const mapping = { ...feed.mapping };
   for (const field of watchedFields(feed, old.scheme)) delete mapping[field];
+  // An entry that knew the source ID's mapping gives it back as it was (absent: not mapped).
+  if (old.fields[SOURCE_ID] !== undefined) delete mapping[SOURCE_ID];
   return { ...feed, identityScheme: old.scheme, mapping: { ...mapping, ...old.mappings } };
+}
+
+/** True when where records' source IDs come from changed (as far as `previous` knows): any record's ID may differ. */
+export function sourceIdChanged(
+  previous: { scheme: 1 | 2; fields?: Record<string, string> },
+  next: IdentitySettings,
+): boolean {
+  const before = previous.fields?.[SOURCE_ID];
+  return before !== undefined && before !== next.fields[SOURCE_ID];
 }
 
 /**
@@ -104,6 +130,8 @@ export function identityChanges(
   if (!previous.fields) return changes; // same scheme, settings unknown: nothing to compare
   const names = [...new Set([...Object.keys(previous.fields), ...Object.keys(next.fields)])].sort();
   for (const field of names) {
+    // Stored before the source ID was part of the settings: not known, so not compared.
+    if (field === SOURCE_ID && previous.fields[SOURCE_ID] === undefined) continue;
     const before = previous.fields[field];
     const after = next.fields[field];
     if (before !== after) changes.push(`${field}: ${before ?? '(not mapped)'} -> ${after ?? '(not mapped)'}`);

@@ -41,18 +41,22 @@ bankAccount: { externalId: ${options.bankAccount ?? 'identity-settings'}, accoun
   return path;
 }
 
+type Harness = Awaited<ReturnType<typeof syncHarness>>;
+const bankAccountIn = (h: Harness, externalId: string) =>
+  [...(h.sandbox.runtime.state.accounts.get(1001)?.bankAccounts.values() ?? [])].find(
+    (b) => b.externalId === externalId,
+  );
+const transactionsIn = (h: Harness, externalId: string) => {
+  const bank = bankAccountIn(h, externalId);
+  return bank ? (h.sandbox.runtime.state.accounts.get(1001)?.transactions.get(bank.id) ?? []) : [];
+};
+
 describe('identity settings change detection (in-process)', () => {
   let h: Awaited<ReturnType<typeof syncHarness>>;
   let store: FileIdentityStore;
   const stored = () => JSON.parse(readFileSync(store.path, 'utf8')) as Record<string, unknown>;
-  const bankAccount = (externalId: string) =>
-    [...(h.sandbox.runtime.state.accounts.get(1001)?.bankAccounts.values() ?? [])].find(
-      (b) => b.externalId === externalId,
-    );
-  const transactionsOf = (externalId: string) => {
-    const bank = bankAccount(externalId);
-    return bank ? (h.sandbox.runtime.state.accounts.get(1001)?.transactions.get(bank.id) ?? []) : [];
-  };
+  const bankAccount = (externalId: string) => bankAccountIn(h, externalId);
+  const transactionsOf = (externalId: string) => transactionsIn(h, externalId);
   beforeAll(async () => {
     h = await syncHarness();
     store = new FileIdentityStore(h.reportDir);
@@ -69,6 +73,8 @@ describe('identity settings change detection (in-process)', () => {
         bookingDate: 'column "Buchungstag"',
         counterpartyName: 'column "Name"',
         purpose: 'columns ["Buchungstext", "Verwendungszweck"]',
+        // Where source IDs come from is an identity setting too: here none, IDs are derived.
+        externalId: 'not mapped',
       },
       // In full, so that a later change can derive the old IDs again and ask which the service holds.
       mappings: {
@@ -234,5 +240,93 @@ describe('identity settings change detection (in-process)', () => {
     } finally {
       writeFileSync(store.path, saved);
     }
+  });
+});
+
+/**
+ * Where records' own IDs come from is an identity setting (session 10 found it was not): another
+ * ID column, or none, gives every record another ID, and the next run created them all again.
+ */
+describe('the source ID mapping is an identity setting', () => {
+  let h: Awaited<ReturnType<typeof syncHarness>>;
+  let store: FileIdentityStore;
+  const ids = () => ({ identity: { store, accept: false } });
+  const transactionsOf = (externalId: string) => transactionsIn(h, externalId);
+  const stored = () => JSON.parse(readFileSync(store.path, 'utf8')) as Record<string, IdentityEntry>;
+  type IdentityEntry = { fields: Record<string, string>; mappings?: Record<string, unknown> };
+  // Two ID columns: Ref and Copy hold the same values, Other different ones.
+  const WITH_IDS = `${CSV.split('\n')
+    .map((line, i) =>
+      line === '' ? line : i === 0 ? `${line};Copy;Other` : `${line};${line.split(';')[0]};X${i}`,
+    )
+    .join('\n')}`;
+  const withId = (name: string, id: string | undefined) => {
+    const path = feed({ name, bankAccount: name });
+    writeFileSync(join(dirname(path), 'export.csv'), WITH_IDS);
+    const yaml = readFileSync(path, 'utf8');
+    writeFileSync(
+      path,
+      id === undefined ? yaml : yaml.replace('mapping:\n', `mapping:\n  externalId: ${id}\n`),
+    );
+    return path;
+  };
+  beforeAll(async () => {
+    h = await syncHarness();
+    store = new FileIdentityStore(h.reportDir);
+  });
+  afterAll(() => h.close());
+
+  it('another ID column, or none, stops the run naming the change and the records held under the old IDs', async () => {
+    const name = 'source-id-changed';
+    const first = await h.run(withId(name, 'Ref'), false, undefined, ids());
+    expect(first.summary.counts.created).toBe(4);
+    expect(stored()[name]?.fields.externalId).toBe('column "Ref"');
+    expect(stored()[name]?.mappings?.externalId).toBe('Ref');
+    for (const [id, line] of [
+      ['Other', 'externalId: column "Ref" -> column "Other"'],
+      [undefined, 'externalId: column "Ref" -> not mapped'],
+    ] as const) {
+      const run = await h.run(withId(name, id), false, undefined, ids());
+      expect(run.summary.stopReason).toMatchObject({ code: 'IDENTITY_CHANGED', exitCode: 2 });
+      expect(run.summary.stopReason?.message).toContain(line);
+      expect(run.summary.stopReason?.message).toContain(
+        '4 record(s) of this run are in the service under the old IDs and would be created again',
+      );
+      expect(run.summary.counts.created).toBe(0);
+      expect(transactionsOf(name)).toHaveLength(4);
+    }
+    expect(stored()[name]?.fields.externalId).toBe('column "Ref"');
+  });
+
+  it('derived IDs replaced by an ID column stop too: the service holds the records under their derived IDs', async () => {
+    const name = 'source-id-added';
+    expect((await h.run(withId(name, undefined), false, undefined, ids())).summary.counts.created).toBe(4);
+    expect(stored()[name]?.fields.externalId).toBe('not mapped');
+    const run = await h.run(withId(name, 'Ref'), false, undefined, ids());
+    expect(run.summary.stopReason?.code).toBe('IDENTITY_CHANGED');
+    expect(run.summary.stopReason?.message).toContain('externalId: not mapped -> column "Ref"');
+    expect(transactionsOf(name)).toHaveLength(4);
+  });
+
+  it('another column with the same IDs changes no record: the run goes on and creates nothing', async () => {
+    const name = 'source-id-same-values';
+    expect((await h.run(withId(name, 'Ref'), false, undefined, ids())).summary.counts.created).toBe(4);
+    const run = await h.run(withId(name, 'Copy'), false, undefined, ids());
+    expect(run.summary.stopReason).toBeUndefined();
+    expect(run.summary.counts).toMatchObject({ created: 0, skipped: 4 });
+    expect(transactionsOf(name)).toHaveLength(4);
+  });
+
+  it('settings stored before the source ID was kept do not compare it: an upgrade stops no feed', async () => {
+    const name = 'source-id-old-entry';
+    expect((await h.run(withId(name, 'Ref'), false, undefined, ids())).summary.counts.created).toBe(4);
+    const all = stored();
+    const entry = all[name] as IdentityEntry;
+    delete entry.fields.externalId;
+    delete entry.mappings?.externalId;
+    writeFileSync(store.path, JSON.stringify(all));
+    const run = await h.run(withId(name, 'Ref'), false, undefined, ids());
+    expect(run.summary.stopReason).toBeUndefined();
+    expect(run.summary.counts).toMatchObject({ created: 0, skipped: 4 });
   });
 });
