@@ -1,4 +1,5 @@
-import type { WriteMode } from './chunk-settings.js';
+import type { ChunkSettings, WriteMode } from './chunk-settings.js';
+import type { ChunkContext } from './ports.js';
 
 /** Why a dry run counts a record as skipped; undefined: the real run would send it. */
 export type HeldVerdict = { serviceId?: number; message: string } | undefined;
@@ -20,4 +21,31 @@ export function heldAs<S extends { id: number }>(
   if (!held) return undefined;
   if (mode === 'insert') return { serviceId: held.id, message: `exists; feed mode insert ${DRY}` };
   return unchanged(held) ? { serviceId: held.id, message: `unchanged ${DRY}` } : undefined;
+}
+
+/** What a kind keeps of the service's state for a dry run: its records found by their key. */
+export interface HeldDirectory<S> {
+  find(key: string): S | undefined;
+}
+
+/**
+ * A dry run's verdicts for a kind whose existing records are read once as a directory (accounts,
+ * users, categories): a record is held when the directory has it under its key and `heldAs`
+ * says so. Reads nothing for an empty chunk.
+ */
+export function heldInDirectory<R, S extends { id: number }>(
+  read: (ctx: ChunkContext) => Promise<HeldDirectory<S>>,
+  keyOf: (record: R) => string,
+  unchanged: (record: R, state: S, settings: ChunkSettings) => boolean,
+): (
+  records: readonly R[],
+  settings: ChunkSettings,
+  ctx: ChunkContext,
+) => Promise<(record: R) => HeldVerdict> {
+  return async (records, settings, ctx) => {
+    if (records.length === 0) return nothingHeld;
+    const directory = await read(ctx);
+    return (record) =>
+      heldAs(directory.find(keyOf(record)), settings.mode, (state) => unchanged(record, state, settings));
+  };
 }

@@ -2,7 +2,7 @@ import { InvoiceCreate } from '../../contract/index.js';
 import type { KindDefinition } from '../definition.js';
 import { INVOICE_FIELDS } from './fields.js';
 import { heldInvoices } from './held.js';
-import { heldInvoices as heldScope } from './reconcile.js';
+import { invoiceScope } from './reconcile.js';
 import { syncInvoicesChunk } from './strategy.js';
 
 export const invoices: KindDefinition<InvoiceCreate> = {
@@ -14,5 +14,5 @@ export const invoices: KindDefinition<InvoiceCreate> = {
   sendsExternalId: true,
   sync: syncInvoicesChunk,
   predict: heldInvoices,
-  reconcile: (_feed, ctx) => heldScope(ctx),
+  reconcile: (_feed, ctx) => invoiceScope(ctx),
 };

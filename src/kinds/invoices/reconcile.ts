@@ -8,7 +8,7 @@ import { filterOf, type InvoiceRecord, lookupInvoices } from './bulk.js';
  * records have. Records are looked up by externalId as the sync does (at most 100 per request,
  * under their own filter, then the other); the listing finds what the exports do not name.
  */
-export function heldInvoices(ctx: ChunkContext): Promise<HeldScope> {
+export function invoiceScope(ctx: ChunkContext): Promise<HeldScope> {
   return Promise.resolve({
     describe: `invoices of account ${ctx.accountId}`,
     partOf: (record) => filterOf(record as InvoiceRecord),

@@ -4,7 +4,7 @@ import type { KindDefinition } from '../definition.js';
 import { updateStatementBalances } from './balances.js';
 import { TRANSACTION_FIELDS } from './fields.js';
 import { heldTransactions } from './held.js';
-import { heldTransactions as heldScope } from './reconcile.js';
+import { transactionScope } from './reconcile.js';
 import { syncTransactionsByTarget } from './routed-sync.js';
 import { routeTransaction } from './routing.js';
 
@@ -45,5 +45,5 @@ export const transactions: KindDefinition<TransactionInput> = {
   // One path for every chunk: records without a route form the one group of the feed's bankAccount.
   sync: syncTransactionsByTarget,
   predict: heldTransactions,
-  reconcile: heldScope,
+  reconcile: transactionScope,
 };

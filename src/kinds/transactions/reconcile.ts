@@ -8,7 +8,7 @@ import type { KindFeedOptions } from '../definition.js';
  * at the largest page size (the API looks transactions up by externalId only to say they exist,
  * without their fields). A target not in the service is an empty scope: nothing is created.
  */
-export async function heldTransactions(feed: KindFeedOptions, ctx: ChunkContext): Promise<HeldScope> {
+export async function transactionScope(feed: KindFeedOptions, ctx: ChunkContext): Promise<HeldScope> {
   const target = feed.bankAccount;
   if (!target)
     throw new ReconcileRefused(

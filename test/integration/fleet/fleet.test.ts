@@ -204,23 +204,26 @@ describe('429 Retry-After', () => {
   it('pauses every worker: no request starts until the pause has passed', async () => {
     const fleet = world.start();
     const exp = transactionsExport({
-      rows: 6_000,
+      rows: 12_000,
       name: 'fleet-d',
       invalidRows: [],
       excludedRows: [],
       concurrency: 2,
     });
     // Slow answers keep the run's other chunks asking the gate while the pause holds, also when a
-    // loaded machine stores the pause late.
+    // loaded machine stores the pause late: 12 chunks of two 500 ms requests, two at a time (the
+    // feed's concurrency), outlast the pause's storing by seconds. With 6 chunks of 100 ms, a
+    // machine at load 15 stored it after every other chunk was done: nothing was left to ask in
+    // the window, and the test could not judge the pause.
     world.faults({
-      latency: { ms: 100, jitterMs: 0 },
+      latency: { ms: 500, jitterMs: 0 },
       script: [{ op: 'createTransactionsBulk', fault: '429', times: 1, retryAfterSeconds: 5 }],
     });
     fleet.worker(2);
     fleet.worker(2);
     const [run] = await fleet.enqueue(exp.feedFile);
     const summary = await fleet.finished(String(run?.runId));
-    expect(summary.counts.created).toBe(6_000);
+    expect(summary.counts.created).toBe(12_000);
     const limited = fleet.events.filter((e) => e.kind === '429');
     expect(limited).toHaveLength(1);
     const answeredAt = limited[0]?.at ?? 0;
@@ -241,5 +244,5 @@ describe('429 Retry-After', () => {
     expect(askedInPause.length).toBeGreaterThan(0);
     expect(askedInPause.filter((e) => e.at < until - 50)).toEqual([]);
     expect(starts.filter((e) => e.at >= until - 50).length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
