@@ -63,6 +63,20 @@ export class PartnerClient extends PartnerClientCore {
     return existingTransactions(response);
   }
 
+  /** One transaction by the service's id (a booking held in another shape is compared with it). */
+  async getTransaction(
+    accountId: number,
+    transactionId: number,
+    options: HelperOptions = {},
+  ): Promise<Transaction> {
+    const response = await this.call('getTransaction', {
+      ...options,
+      accountId,
+      params: { id: transactionId },
+    });
+    return response.data;
+  }
+
   /** One bulk create of 1..1000 transactions; a 500 or lost answer raises AMBIGUOUS_WRITE. */
   createTransactionsBulk(
     accountId: number,

@@ -24,6 +24,12 @@ export interface Booking {
 }
 
 /**
+ * The externalId of part `n` (from 1) of a booking split into its batch's details: named by the
+ * booking and the part's place in it, so that any other shape of the booking can name its parts.
+ */
+export const bookingPartId = (reference: string, n: number): string => `${reference}/#${n}`;
+
+/**
  * A statement's place in a file, for the derived identity of its entries: `key` names the
  * statement (account and statement number, or camt account and `Stmt/Id`), `line` is where this
  * appearance of it starts. A statement a file holds twice repeats its entries' derived IDs.

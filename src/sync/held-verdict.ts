@@ -1,8 +1,14 @@
 import type { ChunkSettings, WriteMode } from './chunk-settings.js';
 import type { ChunkContext } from './ports.js';
 
-/** Why a dry run counts a record as skipped; undefined: the real run would send it. */
-export type HeldVerdict = { serviceId?: number; message: string } | undefined;
+/**
+ * Why a dry run counts a record as skipped, or, with `outcome: 'rejected'` and a code, as rejected
+ * for what the service holds (a booking held in another shape that says otherwise); undefined: the
+ * real run would send it.
+ */
+export type HeldVerdict =
+  | { serviceId?: number; message: string; outcome?: 'rejected'; code?: string }
+  | undefined;
 
 /** Said after every dry-run verdict: nothing was written, the service was only read. */
 export const DRY = '(dry run: read-only check)';

@@ -7,7 +7,10 @@ import type { ChunkContext } from './ports.js';
 
 /** A dry run's verdict on one chunk: what the real run would leave alone, and what it would send. */
 export interface Prediction {
-  /** Records the service already holds as they are: the real run would skip them. */
+  /**
+   * Records the service already holds as they are: the real run would skip them (or reject them,
+   * where what it holds says otherwise: a bank booking held in another shape).
+   */
   skipped: RecordOutcome[];
   /** Records the real run would create or update. */
   send: MappedRecord[];

@@ -17,13 +17,24 @@ export async function existingOf(
     ids.add(record.externalId);
     for (const other of record.booking?.others ?? []) ids.add(other);
   }
-  const all = [...ids];
-  const existing = new Map<string, number | undefined>();
-  for (let from = 0; from < all.length; from += LIMITS.bulkItems.max) {
+  return askExistence([...ids], bankAccountId, ctx, new Map());
+}
+
+/**
+ * Adds to `existing` which of `ids` the bank account holds, with the service's id, asked in
+ * existence checks of at most the spec's 1000 IDs each; returns `existing`.
+ */
+export async function askExistence(
+  ids: readonly string[],
+  bankAccountId: number,
+  ctx: ChunkContext,
+  existing: Map<string, number | undefined>,
+): Promise<Map<string, number | undefined>> {
+  for (let from = 0; from < ids.length; from += LIMITS.bulkItems.max) {
     const found = await ctx.client.checkTransactionsExist(
       ctx.accountId,
       bankAccountId,
-      all.slice(from, from + LIMITS.bulkItems.max),
+      ids.slice(from, from + LIMITS.bulkItems.max),
       { signal: ctx.signal },
     );
     for (const e of found) existing.set(e.externalId, e.transactionId);

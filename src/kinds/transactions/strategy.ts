@@ -8,7 +8,8 @@ import type { RecordOutcome } from '../../sync/outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { sendSettling } from '../../sync/send-settling.js';
 import { RecheckSchedule } from '../../sync/writes/recheck.js';
-import { existingOf, heldInAnotherShape } from './existing.js';
+import { existingOf } from './existing.js';
+import { judgeOtherShapes } from './other-shape.js';
 
 type TxRecord = MappedRecord<TransactionInput>;
 
@@ -65,11 +66,19 @@ async function createOnce(
   const rechecks = new RecheckSchedule(ctx, 'createTransactionsBulk');
   while (pending.length > 0) {
     const existingIds = await existingOf(pending, bankAccountId, ctx);
+    // Only records whose own externalId is not held can be held in another shape: an ordinary
+    // rerun of the same shape asks nothing more.
+    const otherShapes = await judgeOtherShapes(
+      pending.filter((record) => !existingIds.has(record.externalId)),
+      existingIds,
+      bankAccountId,
+      ctx,
+    );
     const missing: TxRecord[] = [];
     for (const record of pending) {
       if (!existingIds.has(record.externalId)) {
-        const other = heldInAnotherShape(record, existingIds);
-        if (other) out.settle(record, { outcome: 'skipped', ...other });
+        const other = otherShapes.get(record);
+        if (other) out.settle(record, other);
         else missing.push(record);
       } else if (sentAmbiguously.has(record.externalId)) {
         out.settle(record, {

@@ -1,4 +1,4 @@
-import type { Booking, StatementAppearance } from '../booking.js';
+import { type Booking, bookingPartId, type StatementAppearance } from '../booking.js';
 import { accountKey } from '../statement-account.js';
 import { addDecimals, isZeroDecimal } from '../values/decimal.js';
 import type { Captured } from './camt-captured.js';
@@ -289,7 +289,7 @@ const earlierPartId = (entryReference: string, detail: Captured, i: number): str
   endToEndOf(detail);
 
 /** The externalId of part `n` of a split booking. */
-const partId = (claim: Booking, n: number): string => `${claim.reference}/#${n}`;
+const partId = (claim: Booking, n: number): string => bookingPartId(claim.reference, n);
 
 /**
  * The booking an entry with an `AcctSvcrRef` is: the bank's own reference, unique for the account;

@@ -49,7 +49,7 @@ describe('issue 25 point 1 in the fleet: a booking counts once, whatever its sha
     expect(created).toBeGreaterThan(0);
   });
 
-  it('across runs: the booking the service holds as its parts is not created again as one entry', async () => {
+  it('across runs: the booking the service holds as its parts is not created again as one entry, and rejected when it says another amount', async () => {
     const fleet = world.start();
     fleet.worker(2);
     const earlier = statementFeed({ 'a.xml': statement('S-1', split) }, 'camt', TARGET);
@@ -64,6 +64,17 @@ describe('issue 25 point 1 in the fleet: a booking counts once, whatever its sha
       rejected: 0,
       failed: 0,
     });
+    // Another amount: rejected naming what the service holds, never created beside it.
+    const differing = statementFeed(
+      { 'c.xml': statement('S-3', { ...plain, amount: '11.00' }) },
+      'camt',
+      TARGET,
+    );
+    const [three] = await fleet.enqueue(differing.feed);
+    expect((await fleet.finished(String(three?.runId))).counts).toMatchObject({ rejected: 1, skipped: 0 });
+    const [rejected] = await fleet.outcomes(String(three?.runId));
+    expect(rejected).toMatchObject({ code: 'DUPLICATE_IN_SOURCE' });
+    expect(rejected?.message).toContain('"R-1/#1" (its 2 parts, together 10 on 2026-03-02)');
     expect(total()).toBe('10');
   });
 

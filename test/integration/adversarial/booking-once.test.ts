@@ -94,6 +94,58 @@ describe('issue 25 point 1: a booking counts once, whatever its shape (in-proces
     expect(total()).toBe('10');
   });
 
+  it('across runs, parts first: a plain entry or unsplit batch with another amount is rejected DUPLICATE_IN_SOURCE naming what the service holds; the same amount is skipped', async () => {
+    const splitFirst = statementFeed({ 'a.xml': statement('S-1', split, other) }, 'camt', TARGET);
+    expect((await h.run(splitFirst.feed)).summary.counts).toMatchObject({ created: 3 });
+    for (const [name, entry] of [
+      ['b.xml', { ...plain, amount: '11.00' }],
+      ['c.xml', { ...unsplit, amount: '11.00' }],
+    ] as const) {
+      const later = statementFeed({ [name]: statement('S-2', entry) }, 'camt', TARGET);
+      const run = await h.run(later.feed);
+      expect(run.summary.counts).toEqual({ created: 0, updated: 0, skipped: 0, rejected: 1, failed: 0 });
+      const [rejected] = run.outcomes;
+      expect(rejected).toMatchObject({ outcome: 'rejected', code: 'DUPLICATE_IN_SOURCE' });
+      // What the service holds: the two parts, their sum and date; and what the file says.
+      expect(rejected?.message).toContain('"R-1/#1"');
+      expect(rejected?.message).toContain('2 parts');
+      expect(rejected?.message).toContain('10 on 2026-03-02');
+      expect(rejected?.message).toContain('11.00 on 2026-03-02');
+      expect(rejected?.serviceId).toEqual(expect.any(Number));
+    }
+    const same = statementFeed({ 'd.xml': statement('S-3', plain) }, 'camt', TARGET);
+    const run = await h.run(same.feed);
+    expect(run.summary.counts).toEqual({ created: 0, updated: 0, skipped: 1, rejected: 0, failed: 0 });
+    expect(run.outcomes[0]?.message).toContain('already in the service as "R-1/#1"');
+    expect(total()).toBe('11.5');
+  });
+
+  it('across runs, plain first: a batch split by its amounts with another total or date is rejected DUPLICATE_IN_SOURCE, part by part', async () => {
+    const plainFirst = statementFeed({ 'a.xml': statement('S-1', plain) }, 'camt', TARGET);
+    expect((await h.run(plainFirst.feed)).summary.counts).toMatchObject({ created: 1 });
+    const moreParts = {
+      ...split,
+      amount: '12.00',
+      details: [...split.details, { text: 'Part three', amount: '2.00', endToEnd: 'E-3' }],
+    };
+    for (const [name, entry, here] of [
+      ['b.xml', moreParts, '12.00 on 2026-03-02'],
+      ['c.xml', { ...split, date: '2026-03-03' }, '10.00 on 2026-03-03'],
+    ] as const) {
+      const later = statementFeed({ [name]: statement('S-2', entry) }, 'camt', TARGET);
+      const run = await h.run(later.feed);
+      const parts = entry.details.length;
+      expect(run.summary.counts).toEqual({ created: 0, updated: 0, skipped: 0, rejected: parts, failed: 0 });
+      for (const outcome of run.outcomes) {
+        expect(outcome).toMatchObject({ outcome: 'rejected', code: 'DUPLICATE_IN_SOURCE' });
+        expect(outcome.message).toContain('as "R-1"');
+        expect(outcome.message).toContain('10 on 2026-03-02');
+        expect(outcome.message).toContain(here);
+      }
+    }
+    expect(total()).toBe('10');
+  });
+
   it('after an upgrade: the parts an earlier version named by their EndToEndId are found, as parts and as one entry', async () => {
     await h.run(statementFeed({ 'o.xml': statement('S-0', other) }, 'camt', TARGET).feed);
     const bank = bankAccountsOf(h).find((b) => b.externalId === 'giro');

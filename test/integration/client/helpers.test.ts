@@ -145,6 +145,16 @@ describe('the other helpers', () => {
     });
   });
 
+  it('getTransaction GETs /bank-account-transactions/{id} with the tenant and returns the transaction', async () => {
+    fx = await startFixture();
+    const held = { id: 7, externalId: 'R-1/#1', amount: -4.25, bookingDate: '2026-03-02' };
+    fx.server.always('GET', `${API_PATH}/bank-account-transactions/7`, {
+      json: { success: true, message: 'ok', data: held },
+    });
+    await expect(fx.client.getTransaction(1001, 7)).resolves.toEqual(held);
+    expect(fx.apiRequests()[0]?.headers['x-account-id']).toBe('1001');
+  });
+
   it('updateInvoice PATCHes /invoices/{id} with the type filter and returns the invoice', async () => {
     fx = await startFixture();
     fx.server.always('PATCH', `${API_PATH}/invoices/77`, {

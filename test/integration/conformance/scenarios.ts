@@ -9,6 +9,7 @@ import type { Outcome } from '../../../src/sync/outcome.js';
 import type { RunState } from '../../../src/sync/report/summary.js';
 import type { RunSettings } from '../../support/runner-adapters.js';
 import { unbalancedDemoCamt } from '../../support/statement-feeds.js';
+import { plain, split, statement, TARGET } from '../adversarial/booking-shapes.js';
 
 /** One run of a scenario: the faults the service has during it, edits of the exports before it. */
 export interface ScenarioRun {
@@ -225,6 +226,33 @@ export const SCENARIOS: Scenario[] = [
     runs: [
       { counts: { created: 3, failed: 0, rejected: 0 }, state: 'completed' },
       { counts: { skipped: 3, created: 0 }, state: 'completed' },
+    ],
+  },
+  {
+    name: 'camt bookings in another shape than the service holds them: compared across runs, rejected when they differ, skipped when they agree',
+    feed: [ACCOUNT, 'kind: transactions', 'source: {path: "*.xml", format: camt}', TARGET],
+    // R-1 as the parts of its batch, R-3 as one entry; then each in the other shape.
+    files: { 'day.xml': statement('S-1', split, { ...plain, ref: 'R-3' }) },
+    runs: [
+      { counts: { created: 3, failed: 0, rejected: 0 }, state: 'completed' },
+      {
+        edit: {
+          'day.xml': statement(
+            'S-2',
+            { ...plain, amount: '11.00' },
+            { ...split, ref: 'R-3', date: '2026-03-03' },
+          ),
+        },
+        dryRun: true,
+        counts: { created: 0, skipped: 0, rejected: 3, failed: 0 },
+        state: 'completed_with_errors',
+      },
+      { counts: { created: 0, skipped: 0, rejected: 3, failed: 0 }, state: 'completed_with_errors' },
+      {
+        edit: { 'day.xml': statement('S-3', plain, { ...split, ref: 'R-3' }) },
+        counts: { created: 0, skipped: 3, rejected: 0, failed: 0 },
+        state: 'completed',
+      },
     ],
   },
   {

@@ -44,7 +44,14 @@ it('answers every bank-account, transaction and invoice operation in the shape t
     externalIds: ['a', 'z'],
   });
   await conforms('listTransactions', `/bank-account-transactions?bankAccountId=${partner}`);
-  await conforms('getTransaction', `/bank-account-transactions/${t.data.id}`);
+  // What the sync reads of a held transaction to compare a booking (docs/contract.md): as created.
+  const got = await conforms('getTransaction', `/bank-account-transactions/${t.data.id}`);
+  expect(OPERATIONS.getTransaction.response.parse(got).data).toMatchObject({
+    id: t.data.id,
+    externalId: 'a',
+    amount: -12.5,
+    bookingDate: '2026-03-02',
+  });
   await conforms('updateTransaction', `/bank-account-transactions/${t.data.id}`, { amount: 3 });
   await conforms('listBankAccountBalances', `/bank-accounts/${partner}/balances`);
   await conforms('deleteBankAccount', `/bank-accounts/${bank.data.id}`);

@@ -7,6 +7,7 @@ import {
   existingTransactions,
   Invoice,
   pageOf,
+  Transaction,
 } from '../../../src/contract/index.js';
 
 describe('response schemas are tolerant', () => {
@@ -76,6 +77,24 @@ describe('response schemas are tolerant', () => {
     });
     expect(parsed.created[0]?.transactionId).toBe(10);
     expect(parsed.errors[0]?.index).toBe(2);
+  });
+});
+
+describe('a transaction in responses (the fields a booking is compared by)', () => {
+  it('parses the id, externalId, amount as a number and bookingDate, keeping unknown fields', () => {
+    const parsed = Transaction.parse({
+      id: 7,
+      externalId: 'R-1/#1',
+      amount: -4.25,
+      bookingDate: '2026-03-02',
+      note: 'kept',
+    });
+    expect(parsed).toMatchObject({ id: 7, externalId: 'R-1/#1', amount: -4.25, bookingDate: '2026-03-02' });
+    expect(parsed.note).toBe('kept');
+  });
+
+  it('refuses an amount sent as text (the sum of a batch must be exact numbers)', () => {
+    expect(Transaction.safeParse({ id: 7, amount: '-4.25', bookingDate: '2026-03-02' }).success).toBe(false);
   });
 });
 
