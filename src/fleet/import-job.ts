@@ -23,7 +23,7 @@ import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
-import { finishRun } from './finish-run.js';
+import { finishFleetRun } from './finish-run.js';
 import type { RedisIdentityStore } from './identity-store.js';
 import type { RedisRunStore } from './run-store.js';
 import { refusedUnlessValid, releaseToAnotherWorker } from './worker-steps.js';
@@ -233,7 +233,7 @@ export function importProcessor(deps: ImportJobDeps) {
       await job.updateData({ ...job.data, read });
     }
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-    await finishRun(
+    await finishFleetRun(
       data.runId,
       data,
       read,
