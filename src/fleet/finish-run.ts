@@ -56,7 +56,7 @@ export async function finishFleetRun(
 ): Promise<void> {
   const { store } = deps;
   const meta = await store.meta(runId);
-  const { statements, ...reported } = read;
+  const { statements } = read;
   await finishRun(
     {
       runId,
@@ -66,7 +66,13 @@ export async function finishFleetRun(
       files: [
         {
           path: data.file,
-          reported: { path: deps.location ? nameOf(deps.location, data.file) : data.file, ...reported },
+          reported: {
+            path: deps.location ? nameOf(deps.location, data.file) : data.file,
+            sha256: read.sha256,
+            records: read.records,
+            ...(read.encoding ? { encoding: read.encoding } : {}),
+            ...(read.sheet !== undefined ? { sheet: read.sheet } : {}),
+          },
           ...(statements ? { statements } : {}),
         },
       ],

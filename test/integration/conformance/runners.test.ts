@@ -9,7 +9,6 @@ import { fleetAdapter, inProcessAdapter, type RunnerAdapter } from '../../suppor
 import { type SshdServer, sshdMissing, startSshdServer } from '../../support/sshd-server.js';
 import { type ComparableRun, comparable, serviceState } from './normalise.js';
 import {
-  ACCOUNT_BY_EXTERNAL_ID,
   AFTER_CARE_FAILED,
   NO_EXPORT,
   PLANS,
@@ -63,13 +62,6 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
     differs: "the outcome's valueSet is kept by the fleet (Redis) and dropped by sync's report file",
     right: 'fleet' as const,
   })),
-  {
-    scenario: ACCOUNT_BY_EXTERNAL_ID,
-    field: 'service.requests.listAccounts.200',
-    differs:
-      "the fleet resolves the feed's account by externalId twice per run: import-job.ts does it at the top of every pass of the import job, and the job runs again to finish once its chunks are done",
-    right: 'in-process',
-  },
   {
     scenario: AFTER_CARE_FAILED,
     field: 'lifecycle.exports',
