@@ -23,7 +23,7 @@ import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
-import { finishRun } from './finish-run.js';
+import { finishFleetRun } from './finish-run.js';
 import type { RedisIdentityStore } from './identity-store.js';
 import type { RedisRunStore } from './run-store.js';
 import { refusedUnlessValid, releaseToAnotherWorker } from './worker-steps.js';
@@ -65,6 +65,11 @@ export const ImportJobData = z.strictObject({
       sheet: z.string().optional(),
       /** Bank statement formats: the file's statements; their balances are applied at the finish. */
       statements: ReadStatements.optional(),
+      /**
+       * The account the reading pass ran for (its feed's accountExternalId resolved then): the
+       * finishing pass names it without asking the service again. Absent: resolved again.
+       */
+      accountId: z.int().nonnegative().optional(),
     })
     .optional(),
 });
@@ -107,15 +112,20 @@ export function importProcessor(deps: ImportJobDeps) {
     const data = refusedUnlessValid({ name: 'import-file', payload: ImportJobData }, job.data);
     const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
     checkExportOf(loaded, data.file, JobRefused);
-    // The feed's account by externalId is resolved here, once per job, before anything names it
-    // (the run record keeps the producer's 0 for such a feed: the producer does not ask the service).
-    const account = await resolveFeedAccount(
-      loaded.feed,
-      deps.chunkContext(loaded.feed, deps.logger).client,
-      deps.signal,
-    );
+    // The feed's account by externalId is resolved once per run, by the pass that reads the file,
+    // before anything names it (the run record keeps the producer's 0 for such a feed: the
+    // producer does not ask the service); the finishing pass takes it from the job.
+    const resolved = data.read?.accountId;
+    const account =
+      resolved === undefined
+        ? await resolveFeedAccount(
+            loaded.feed,
+            deps.chunkContext(loaded.feed, deps.logger).client,
+            deps.signal,
+          )
+        : { feed: { ...loaded.feed, accountId: resolved } };
     const feed = account.feed;
-    if (loaded.feed.accountExternalId !== undefined && !account.stop)
+    if (loaded.feed.accountExternalId !== undefined && !account.stop && resolved === undefined)
       await deps.store.setAccount(data.runId, feed.accountId);
     const bindings = {
       runId: data.runId,
@@ -229,11 +239,12 @@ export function importProcessor(deps: ImportJobDeps) {
         ...(result.encoding ? { encoding: result.encoding } : {}),
         ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
         ...(result.statements ? { statements: result.statements } : {}),
+        accountId: feed.accountId,
       };
       await job.updateData({ ...job.data, read });
     }
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-    await finishRun(
+    await finishFleetRun(
       data.runId,
       data,
       read,

@@ -254,8 +254,21 @@ export class RedisRunStore {
     } while (cursor !== '0');
   }
 
+  /**
+   * Stores the run's summary unless one is stored: a replayed finishing job (sync/run/finish-run.ts)
+   * keeps the summary the feed alerts judged.
+   */
   async finish(summary: RunSummary): Promise<void> {
-    await this.redis.hset(this.keys.run(summary.runId), 'summary', JSON.stringify(summary));
+    await this.redis.hsetnx(this.keys.run(summary.runId), 'summary', JSON.stringify(summary));
+  }
+
+  /** Whether the feed alerts judged the finished run (a replayed finish judges only when not). */
+  async judged(runId: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.run(runId), 'judged')) === 1;
+  }
+
+  async noteJudged(runId: string): Promise<void> {
+    await this.redis.hset(this.keys.run(runId), 'judged', '1');
   }
 
   /** The latest runs, newest first (of one feed, when given); prunes index entries past retention. */

@@ -4,18 +4,24 @@ import type { AccountStop, AccountStops } from '../sync/ports.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { RunTally } from '../sync/report/summary.js';
+import type { RunEndPort, SettledRun } from '../sync/run/finish-run.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { type FirstSeen, runKey, SeenIds } from '../sync/seen-ids.js';
 
 /** Hears what the run has done: records settled (the report), bytes of the exports read. */
 export type ProgressListener = (delta: { records: number; bytes: number }) => void;
 
-/** A run of this process: tallies outcomes on their way to the sink and keeps the stop state. */
-export class MemoryRun implements RunHandle {
-  readonly tally = new RunTally();
-  wouldSendCount = 0;
+/**
+ * A run of this process: tallies outcomes on their way to the sink and keeps the stop state; its
+ * end (sync/run/finish-run.ts) reads the tally kept here and stores the summary in the sink.
+ */
+export class MemoryRun implements RunHandle, RunEndPort {
+  readonly #tally = new RunTally();
+  #wouldSend = 0;
   /** Records that ended `failed`, per file name: which files another run must read (after-care). */
-  readonly failedPerFile = new Map<string, number>();
+  readonly #failedLines = new Map<string, number[]>();
+  #summary: RunSummary | undefined;
+  #judged = false;
   private stopped: StopReason | undefined;
   /** Every externalId of the run so far (compact hashes; seen-ids.ts). */
   private readonly seen = new SeenIds();
@@ -34,9 +40,12 @@ export class MemoryRun implements RunHandle {
     this.report = {
       record: async (outcomes: readonly RecordOutcome[]) => {
         for (const outcome of outcomes) {
-          this.tally.add(outcome);
-          if (outcome.outcome === 'failed')
-            this.failedPerFile.set(outcome.file, (this.failedPerFile.get(outcome.file) ?? 0) + 1);
+          this.#tally.add(outcome);
+          if (outcome.outcome === 'failed') {
+            const lines = this.#failedLines.get(outcome.file);
+            if (lines) lines.push(outcome.line);
+            else this.#failedLines.set(outcome.file, [outcome.line]);
+          }
         }
         await sink.record(outcomes);
         this.onStored?.(outcomes);
@@ -70,8 +79,35 @@ export class MemoryRun implements RunHandle {
   }
 
   async wouldSend(records: readonly MappedRecord[]): Promise<void> {
-    this.wouldSendCount += records.length;
+    this.#wouldSend += records.length;
     await this.onWouldSend(records);
     this.onProgress({ records: records.length, bytes: 0 });
+  }
+
+  // The run's end: tallied on the way in (one process, no replay), so nothing is read back.
+  async storedSummary(): Promise<RunSummary | undefined> {
+    return this.#summary;
+  }
+
+  async settled(): Promise<SettledRun> {
+    return { tally: this.#tally, failedLines: this.#failedLines };
+  }
+
+  async wouldSendCount(): Promise<number> {
+    return this.#wouldSend;
+  }
+
+  async storeSummary(summary: RunSummary): Promise<void> {
+    if (this.#summary) return;
+    this.#summary = summary;
+    await this.report.finish(summary);
+  }
+
+  async alertsOwed(): Promise<boolean> {
+    return !this.#judged;
+  }
+
+  async alertsJudged(): Promise<void> {
+    this.#judged = true;
   }
 }

@@ -9,13 +9,12 @@ import type { RecordKind, RecordOf } from '../kinds/registry.js';
 import { withLogContext } from '../logging/log-context.js';
 import { FileReportSink, type ReportFiles } from '../report-files/file-sink.js';
 import { closeStream, write } from '../report-files/stream-write.js';
-import { careForFile, verdictOf } from '../sources/locations/after-care.js';
-import { listArrived, markerOf } from '../sources/locations/arrival.js';
+import { listArrived } from '../sources/locations/arrival.js';
 import { exportFile, nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { noFileRule } from '../sources/locations/no-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
-import { afterCareOf, arrivalOf } from '../sources/locations/source-keys.js';
+import { arrivalOf } from '../sources/locations/source-keys.js';
 import { onlyLines, openRecords, type RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
@@ -30,10 +29,9 @@ import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { predictChunk } from '../sync/predict.js';
 import { prepareSettings } from '../sync/prepare-settings.js';
-import type { ReadStatements } from '../sync/report/statement-report.js';
-import { buildSummary, type ReportedFile, type RunSummary } from '../sync/report/summary.js';
+import type { RunSummary } from '../sync/report/summary.js';
+import { type FinishedFile, finishRun } from '../sync/run/finish-run.js';
 import { newRunId } from '../sync/run-id.js';
-import { settleStatements } from '../sync/settle-balances.js';
 import { stopFor } from '../sync/stop.js';
 import type { Clock } from '../time/clock.js';
 import { MemoryRun, type ProgressListener } from './memory-run.js';
@@ -198,9 +196,7 @@ async function runFeedAt(
   const predict = (chunk: Chunk) =>
     unprovisioned?.predict(chunk) ?? predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
 
-  const files: ReportedFile[] = [];
-  /** Per file (its index in `files`): its statements, whose balances wait for its records to settle. */
-  const statements = new Map<number, ReadStatements>();
+  const files: FinishedFile[] = [];
   const unread: { path: string; readUpToLine: number }[] = [];
   const arrival = arrivalOf(feed.source);
   // A `stable` feed lists twice, stableAfterSeconds apart, before the first record is read. A
@@ -267,75 +263,59 @@ async function runFeedAt(
       ),
     );
     files.push({
-      path: result.file,
-      sha256: result.sha256,
-      records: result.records,
-      ...(result.encoding ? { encoding: result.encoding } : {}),
-      ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
+      path,
+      reported: {
+        path: result.file,
+        sha256: result.sha256,
+        records: result.records,
+        ...(result.encoding ? { encoding: result.encoding } : {}),
+        ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
+      },
+      ...(result.statements ? { statements: result.statements } : {}),
     });
-    if (result.statements) statements.set(files.length - 1, result.statements);
     if (reading.stopped) unread.push({ path: result.file, readUpToLine: reading.lastLine });
   }
   await Promise.all(inFlight);
   if (wouldSendFile) await closeStream(wouldSendFile);
 
-  const stopped = await run.stopReason();
-  const notApplied = interrupted()
-    ? 'the run was interrupted'
-    : stopped
-      ? `the run stopped (${stopped.code})`
-      : undefined;
-  for (const [index, read] of statements) {
-    const file = files[index] as ReportedFile;
-    file.statements = await settleStatements(feed, read, dryRun, prepareCtx(feed), notApplied);
-  }
-  const stop = await run.stopReason();
-  const finishedAt = deps.clock.now();
-  const summary = buildSummary({
-    runId,
-    feed,
-    dryRun,
-    startedAt,
-    finishedAt,
-    files,
-    tally: run.tally,
-    ...(stop ? { stop } : {}),
-    wouldSend: run.wouldSendCount,
-    ...(deps.target ? { target: deps.target } : {}),
-    ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
-    waiting,
-    ...(noFile.allowed ? { noFile: noFile.allowed } : {}),
-  });
-
-  await run.report.finish(summary);
-  // Only now, with the outcomes and the summary written: a file moved or deleted before could
-  // not be read again by the run that has to repeat its records. An interrupted run leaves its
-  // files (some not read to the end), a dry run changes nothing.
-  if (!dryRun && !interrupted()) {
-    const care = afterCareOf(feed.source);
-    for (const [i, path] of paths.entries()) {
-      const name = files[i]?.path ?? nameOf(location, path);
-      const verdict = verdictOf(stop !== undefined, run.failedPerFile.get(name) ?? 0);
-      await careForFile(location, path, care, verdict, markerOf(arrival, path)).then(
-        (done) => done && logger.info({ file: name, verdict }, `export file ${done}`),
-        (error: unknown) =>
-          logger.error({ err: error, file: name, verdict }, 'could not move or delete the export file'),
-      );
-    }
-  }
-  logger.info(
-    { state: summary.state, counts: summary.counts, durationMs: summary.durationMs },
-    'run finished',
+  const summary = await finishRun(
+    {
+      runId,
+      feed,
+      dryRun,
+      startedAt,
+      files,
+      ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
+      waiting,
+      ...(noFile.allowed ? { noFile: noFile.allowed } : {}),
+    },
+    run,
+    {
+      logger,
+      now: () => deps.clock.now(),
+      context: prepareCtx(feed),
+      ...(deps.alerts ? { alerts: sideChannel(deps.alerts, logger) } : {}),
+      location,
+      ...(deps.target ? { target: deps.target } : {}),
+    },
   );
-  // Notices are a side channel: a state file that cannot be written must not fail the sync. An
-  // interrupted run says nothing about the feed's health (the user ended it): not judged.
-  if (!interrupted())
-    await deps.alerts
-      ?.runFinished(summary)
-      .catch((error: unknown) =>
-        logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
-      );
   return { summary, files: sink.files };
+}
+
+/**
+ * Notices are a side channel: a state file that cannot be written must not fail the sync (the
+ * fleet's finishing job fails instead, and its retry judges the run again).
+ */
+function sideChannel(alerts: RunAlerts, logger: Logger): RunAlerts {
+  return {
+    runFinished: (summary, run) =>
+      alerts
+        .runFinished(summary, run)
+        .catch((error: unknown) =>
+          logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
+        ),
+    close: (waitMs) => alerts.close(waitMs),
+  };
 }
 
 /**

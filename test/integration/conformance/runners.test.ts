@@ -9,7 +9,6 @@ import { fleetAdapter, inProcessAdapter, type RunnerAdapter } from '../../suppor
 import { type SshdServer, sshdMissing, startSshdServer } from '../../support/sshd-server.js';
 import { type ComparableRun, comparable, serviceState } from './normalise.js';
 import {
-  ACCOUNT_BY_EXTERNAL_ID,
   AFTER_CARE_FAILED,
   NO_EXPORT,
   PLANS,
@@ -27,10 +26,10 @@ import {
  * suite green and removes the KNOWN_DIFFERENCES below as it makes the adapters agree.
  *
  * Differences in the code that no scenario can show from outside today (.notes/conform.md lists
- * them for the refactor): only the fleet checks that every record read has an outcome (a guard
- * that fires only on a lost outcome); the fleet keeps the feed's identity settings before it stores
- * the summary, sync after it; a failing alert or identity store is logged by sync but fails the
- * fleet's finishing job. A run is a feed in sync and one file on the fleet: scenarios have one
+ * them for the refactor): a failing alert is logged by sync but fails the fleet's finishing job
+ * (whose retry judges the run again). Both end their runs through sync/run/finish-run.ts, so the
+ * check that every record read has an outcome and the order of the end (summary stored, alerts,
+ * after-care) are the same. A run is a feed in sync and one file on the fleet: scenarios have one
  * export file. SIGKILL has no in-process counterpart (the run dies with the process): the fleet's
  * own tests cover it (test/integration/fleet/multi-process-faults.test.ts).
  */
@@ -53,13 +52,6 @@ interface KnownDifference {
 }
 
 const KNOWN_DIFFERENCES: KnownDifference[] = [
-  {
-    scenario: '*',
-    field: 'lifecycle.summaryStoredAtAlert',
-    differs:
-      'the fleet judges the run (feed alerts) before it stores the summary (finish-run.ts: a replayed finish job must not lose the alert); sync stores the summary first',
-    right: 'in-process',
-  },
   // Plans set their period's value (replace mode): both adapters tally it into the summary's
   // valuesSet, but only the fleet keeps it on the outcome; sync's outcomes.ndjson, its only store
   // of outcomes, has no such column. Harmless for the reports (the fleet's `report` writes the
@@ -70,13 +62,6 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
     differs: "the outcome's valueSet is kept by the fleet (Redis) and dropped by sync's report file",
     right: 'fleet' as const,
   })),
-  {
-    scenario: ACCOUNT_BY_EXTERNAL_ID,
-    field: 'service.requests.listAccounts.200',
-    differs:
-      "the fleet resolves the feed's account by externalId twice per run: import-job.ts does it at the top of every pass of the import job, and the job runs again to finish once its chunks are done",
-    right: 'in-process',
-  },
   {
     scenario: AFTER_CARE_FAILED,
     field: 'lifecycle.exports',

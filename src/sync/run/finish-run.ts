@@ -1,0 +1,172 @@
+import type { Logger } from 'pino';
+import type { Feed } from '../../config/feed.js';
+import type { Location } from '../../sources/locations/location.js';
+import type { RunAlerts } from '../alerts.js';
+import type { ChunkContext } from '../ports.js';
+import type { ReadStatements } from '../report/statement-report.js';
+import { buildSummary, type ReportedFile, type RunSummary, type RunTally } from '../report/summary.js';
+import type { StopReason } from '../run-handle.js';
+import { settleStatements } from '../settle-balances.js';
+import { careForFiles } from './after-care.js';
+
+/** The run's outcomes as stored: what the summary counts, and the lines that failed, per file name. */
+export interface SettledRun {
+  tally: RunTally;
+  failedLines: ReadonlyMap<string, readonly number[]>;
+}
+
+/**
+ * Where a runner keeps its run (the in-process memory and report files, the fleet's Redis): the
+ * port the run's end goes through, the same for both runners.
+ */
+export interface RunEndPort {
+  /** The summary stored by an earlier finish of this run (a replayed finishing job), if any. */
+  storedSummary(): Promise<RunSummary | undefined>;
+  /** One pass over the run's stored outcomes. */
+  settled(): Promise<SettledRun>;
+  stopReason(): Promise<StopReason | undefined>;
+  /** Dry runs: how many records would have been sent. */
+  wouldSendCount(): Promise<number>;
+  /** Stores the summary; a second call for the run keeps the first (idempotent). */
+  storeSummary(summary: RunSummary): Promise<void>;
+  /** Whether the feed alerts still have to judge the run (not done by an earlier finish). */
+  alertsOwed(): Promise<boolean>;
+  /** Notes that the feed alerts judged the run. */
+  alertsJudged(): Promise<void>;
+  /**
+   * Once the summary is stored: whether a later run reads the run's file again for its failed
+   * lines (the fleet's retry runs), so that after-care leaves it. `failedLines` is absent for a
+   * replayed finish, which decides from the stored summary. Absent: a runner without retry runs.
+   */
+  retryOwed?(summary: RunSummary, failedLines?: SettledRun['failedLines']): Promise<boolean>;
+}
+
+/** A file the run read, as the location names it and as the summary reports it. */
+export interface FinishedFile {
+  /** The path the location takes (after-care). */
+  path: string;
+  /** The summary's entry; its statements' balances are settled here. */
+  reported: Omit<ReportedFile, 'statements'>;
+  statements?: ReadStatements;
+}
+
+export interface FinishInput {
+  runId: string;
+  feed: Feed;
+  dryRun: boolean;
+  startedAt: number;
+  files: readonly FinishedFile[];
+  /** The user interrupted the run: balances not applied, no after-care, not judged. */
+  interrupted?: RunSummary['interrupted'];
+  waiting?: RunSummary['waiting'];
+  noFile?: string;
+  /** A retry run of failed lines (the feed alerts neither count it as a recent run). */
+  retry?: boolean;
+}
+
+export interface FinishDeps {
+  logger: Logger;
+  now(): number;
+  /** The tenant's client, for the statements' balances. */
+  context: ChunkContext;
+  alerts?: RunAlerts;
+  /** Where the run's exports lie: the feed's `afterRun` is done there. Absent: no after-care. */
+  location?: Location;
+  /** Where the run wrote (the service's base URL or "embedded sandbox"), named in its summary. */
+  target?: string;
+}
+
+/**
+ * The run's end, once every chunk has settled, in one order for every runner: the statements'
+ * balances, the tally over the stored outcomes, the check that every record read is accounted
+ * for, the summary stored, then the feed alerts, then after-care, then the "run finished" line.
+ *
+ * A replayed finish (the fleet's job died after storing the summary) takes the stored summary and
+ * does what is still owed: the alerts, once (the port notes they judged the run; between judging
+ * and noting, the health store's atomic swap keeps a second judgment of the same run silent), and
+ * the after-care (a file already moved or deleted is left alone).
+ */
+export async function finishRun(input: FinishInput, port: RunEndPort, deps: FinishDeps): Promise<RunSummary> {
+  const stored = await port.storedSummary();
+  if (stored) {
+    await judge(stored, input, port, deps);
+    await careForFiles(input, stored, { retryOwed: await port.retryOwed?.(stored), replayed: true }, deps);
+    return stored;
+  }
+  const { logger } = deps;
+  const stop = await port.stopReason();
+  const notApplied = input.interrupted
+    ? 'the run was interrupted'
+    : stop
+      ? `the run stopped (${stop.code})`
+      : undefined;
+  // The records are settled: the statements' balances may move the accounts now (a replay before
+  // the summary is stored applies them again, which changes nothing).
+  const files: ReportedFile[] = [];
+  for (const file of input.files)
+    files.push({
+      ...file.reported,
+      ...(file.statements
+        ? {
+            statements: await settleStatements(
+              input.feed,
+              file.statements,
+              input.dryRun,
+              deps.context,
+              notApplied,
+            ),
+          }
+        : {}),
+    });
+  const settled = await port.settled();
+  const summary = buildSummary({
+    runId: input.runId,
+    feed: input.feed,
+    dryRun: input.dryRun,
+    startedAt: input.startedAt,
+    finishedAt: deps.now(),
+    files,
+    tally: settled.tally,
+    ...(stop ? { stop } : {}),
+    wouldSend: await port.wouldSendCount(),
+    ...(deps.target ? { target: deps.target } : {}),
+    ...(input.interrupted ? { interrupted: input.interrupted } : {}),
+    ...(input.waiting ? { waiting: input.waiting } : {}),
+    ...(input.noFile ? { noFile: input.noFile } : {}),
+  });
+  const records = files.reduce((sum, f) => sum + f.records, 0);
+  const accounted = settled.tally.total() + (summary.wouldSend ?? 0);
+  if (accounted !== records)
+    logger.error(
+      { alert: true, records, accounted },
+      'records without an outcome: the report does not account for every source record',
+    );
+  // Only now, with the outcomes and the summary stored, is the run judged and its files moved: a
+  // file moved before could not be read again by the run that has to repeat its records.
+  await port.storeSummary(summary);
+  await judge(summary, input, port, deps);
+  const retryOwed = input.dryRun ? undefined : await port.retryOwed?.(summary, settled.failedLines);
+  await careForFiles(input, summary, { retryOwed, failedLines: settled.failedLines }, deps);
+  logger.info(
+    {
+      state: summary.state,
+      counts: summary.counts,
+      durationMs: summary.durationMs,
+      ...(retryOwed !== undefined ? { retryOwed } : {}),
+    },
+    'run finished',
+  );
+  if (retryOwed === false && summary.counts.failed > 0)
+    logger.error(
+      { alert: true, failed: summary.counts.failed },
+      'records stay failed after every retry run (dead letter); see the run report',
+    );
+  return summary;
+}
+
+/** The feed alerts judge the run once; an interrupted run says nothing of the feed's health. */
+async function judge(summary: RunSummary, input: FinishInput, port: RunEndPort, deps: FinishDeps) {
+  if (!deps.alerts || input.interrupted || !(await port.alertsOwed())) return;
+  await deps.alerts.runFinished(summary, { retry: input.retry === true });
+  await port.alertsJudged();
+}

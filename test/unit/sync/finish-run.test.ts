@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PartnerClient } from '../../../src/client/index.js';
+import { Feed } from '../../../src/config/feed.js';
+import { MemoryRun } from '../../../src/in-process/memory-run.js';
+import { FileReportSink } from '../../../src/report-files/file-sink.js';
+import type { RunAlerts } from '../../../src/sync/alerts.js';
+import type { RecordOutcome } from '../../../src/sync/outcome.js';
+import { type FinishInput, finishRun } from '../../../src/sync/run/finish-run.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { captureLogs } from '../../support/log-capture.js';
+
+const feed = Feed.parse({
+  name: 'finish',
+  accountId: 1001,
+  kind: 'users',
+  source: { path: 'users.csv', format: 'csv' },
+  mapping: { externalId: 'id', email: 'email', firstName: 'first', lastName: 'last' },
+});
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+/** A run of this process with `outcomes` stored, its report under a fresh folder, and its finish's deps. */
+async function storedRun(outcomes: RecordOutcome[]) {
+  const dir = await mkdtemp(join(tmpdir(), 'finish-run-'));
+  dirs.push(dir);
+  const sink = await FileReportSink.create(dir, 'run-1');
+  const run = new MemoryRun('run-1', sink, async () => {});
+  await run.report.record(outcomes);
+  const clock = new FakeClock();
+  const logs = captureLogs();
+  // Never asked: the run has no statements.
+  const client = new PartnerClient(
+    { baseUrl: 'http://127.0.0.1:9/v2', authUrl: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's' },
+    { clock },
+  );
+  const judged: boolean[] = [];
+  const alerts: RunAlerts = {
+    runFinished: async (summary) => {
+      judged.push(existsSync(join(dir, summary.runId, 'summary.json')));
+    },
+    close: async () => {},
+  };
+  const deps = {
+    logger: logs.logger,
+    now: () => clock.now(),
+    context: { client, clock, logger: logs.logger, accountId: 1001 },
+    alerts,
+  };
+  return { run, deps, logs, judged };
+}
+
+const input = (records: number): FinishInput => ({
+  runId: 'run-1',
+  feed,
+  dryRun: false,
+  startedAt: Date.parse('2030-01-01T00:00:00Z'),
+  files: [{ path: '/x/users.csv', reported: { path: 'users.csv', sha256: 'abc', records } }],
+});
+
+const created = (line: number): RecordOutcome => ({
+  file: 'users.csv',
+  line,
+  externalId: `u${line}`,
+  outcome: 'created',
+  serviceId: line,
+});
+
+describe("the run's end (sync/run/finish-run.ts)", () => {
+  it('says so, as an alert line, when a record read has no outcome', async () => {
+    const { run, deps, logs } = await storedRun([created(2), created(3)]);
+    const summary = await finishRun(input(3), run, deps);
+    expect(summary.counts.created).toBe(2);
+    expect(logs.entries().filter((e) => e.alert === true)).toEqual([
+      expect.objectContaining({
+        msg: 'records without an outcome: the report does not account for every source record',
+        records: 3,
+        accounted: 2,
+      }),
+    ]);
+  });
+
+  it('stores the summary, then judges the run, once: a finish run again returns the stored summary', async () => {
+    const { run, deps, logs, judged } = await storedRun([created(2), created(3)]);
+    const summary = await finishRun(input(2), run, deps);
+    expect(logs.entries().filter((e) => e.alert === true)).toEqual([]);
+    expect(judged).toEqual([true]);
+    expect(await finishRun(input(2), run, deps)).toEqual(summary);
+    expect(judged).toEqual([true]);
+    expect(logs.entries().filter((e) => e.msg === 'run finished')).toHaveLength(1);
+  });
+});
