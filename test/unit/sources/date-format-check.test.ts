@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Feed } from '../../../src/config/feed.js';
-import { dateFormatCheck } from '../../../src/sources/date-format-check.js';
+import { dateFormatCheck, RICH_TEXT_RUN } from '../../../src/sources/date-format-check.js';
 import { xlsxRawText } from '../../../src/sources/formats/xlsx-raw-text.js';
 import { XlsxSource } from '../../../src/sources/formats/xlsx-source.js';
 import { asExportFile } from '../../../src/sources/locations/export-file.js';
@@ -36,6 +36,17 @@ const read = readUntilStop;
 const earlyRows = (count: number) =>
   Array.from({ length: count }, (_, i) => `R${i};${(i % 12) + 1}.${(i % 11) + 1}.2026;1,00;x`);
 
+/** Deterministic pseudo-random integers below n (xorshift32): the same texts on every run. */
+function randomBelow(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % n;
+  };
+}
+
 describe('day and month exchanged', () => {
   it('names the exchanged format and tells a contradiction from a date that fits or fits neither', () => {
     expect(swappedDates('MM.dd.yyyy').swapped.text).toBe('dd.MM.yyyy');
@@ -53,6 +64,63 @@ describe('day and month exchanged', () => {
     expect(candidates.test('A;13/01/2026;x')).toBe(true);
     expect(candidates.test('{"d":"25\\/03\\/2026"}')).toBe(true);
     expect(candidates.test('A;01/13/2026;x')).toBe(false);
+  });
+
+  it('finds a candidate exactly where the whole shape of the format stands, its edges searched short', () => {
+    // The shape as written before the edges were shortened: every token at its full width.
+    const fullShape = (format: string) =>
+      new RegExp(
+        format.replace(/yyyy|yy|dd|d|MM|M|[^a-zA-Z]/g, (token) => {
+          if (token.startsWith('y')) return '(?:\\d{4}|\\d{2})';
+          if (token.startsWith('d')) return '\\d{1,2}';
+          if (token.startsWith('M')) return '(?:1[3-9]|2\\d|3[01])';
+          if (token === '/') return '\\\\?/';
+          return token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        }),
+      );
+    // Deterministic texts of digits and separators, dense in near-dates.
+    const next = randomBelow(7);
+    const pieces = [
+      ...['1', '2', '3', '0', '9', '13', '25', '31', '12', '2026', '026', '-', '.', '/', '\\/', ' ', 'x'],
+      ...['-13-', '-25-', '.31.', '.12.', '/13/', '\\/25\\/', '2025'],
+    ];
+    const texts = Array.from({ length: 6000 }, () =>
+      Array.from({ length: 2 + next(8) }, () => pieces[next(pieces.length)]).join(''),
+    );
+    for (const format of ['yyyy-MM-dd', 'dd.MM.yyyy', 'MM/dd/yyyy', 'd/M/yy', 'yyyyMMdd', 'M.d.yyyy']) {
+      const full = fullShape(format);
+      const { candidates } = swappedDates(format);
+      const differing = texts.filter((text) => candidates.test(text) !== full.test(text));
+      expect({ format, differing }).toEqual({ format, differing: [] });
+      expect({ format, found: texts.some((text) => full.test(text)) }).toEqual({ format, found: true });
+    }
+  });
+});
+
+describe("a workbook's rich-text run, which no scan of the stored XML can clear", () => {
+  it('is found as /<(?:\\w+:)?r>/ finds it: `<r>` or a prefixed `<x:r>`, no other tag', () => {
+    const regex = /<(?:\w+:)?r>/;
+    const texts = [
+      '<si><r><t>24/02</t></r></si>',
+      '<x:si><x:r><x:t>a</x:t></x:r></x:si>',
+      'r><r>',
+      '<row r="2"><c r="A2"><v>1</v></c></row>',
+      '</r>',
+      '<:r>',
+      '< x:r>',
+      '<a:b:r>',
+      '<ab_9:r>',
+      'r>',
+      '<rr>',
+      'text r> here',
+    ];
+    const next = randomBelow(11);
+    const alphabet = '<r>:x/ ';
+    for (let i = 0; i < 3000; i++)
+      texts.push(Array.from({ length: 3 + (i % 9) }, () => alphabet[next(alphabet.length)]).join(''));
+    const differing = texts.filter((text) => RICH_TEXT_RUN.test(text) !== regex.test(text));
+    expect(differing).toEqual([]);
+    expect(texts.filter((text) => regex.test(text)).length).toBeGreaterThan(20);
   });
 });
 

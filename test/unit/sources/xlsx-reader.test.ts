@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Feed } from '../../../src/config/feed.js';
 import { FileStopError } from '../../../src/sources/file-stop.js';
 import { readSourceBytes, Source } from '../../../src/sources/formats/registry.js';
-import { plainDecimal } from '../../../src/sources/formats/xlsx-cell.js';
+import { formatDate, plainDecimal } from '../../../src/sources/formats/xlsx-cell.js';
 import { isDateFormat } from '../../../src/sources/formats/xlsx-workbook.js';
 import { openBytes } from '../../../src/sources/raw-file.js';
 import type { SourceItem } from '../../../src/sources/row.js';
@@ -366,5 +366,37 @@ describe('xlsx source keys', () => {
       expect.stringMatching(/^skipRowsMatching\.0: not a valid regular expression/),
     ]);
     expect(issues({ headerRow: 0 })).toHaveLength(1);
+  });
+});
+
+describe("a date cell's day written in the feed's dateFormat", () => {
+  it('writes every field and the text between them, the year always with four digits', () => {
+    // What formatDate wrote before the format was split once: a replace of each field.
+    const replaced = (year: number, month: number, day: number, format: string) =>
+      format.replace(/yyyy|yy|dd|d|MM|M/g, (token) => {
+        if (token.startsWith('y')) return String(year).padStart(4, '0');
+        return String(token.startsWith('d') ? day : month).padStart(2, '0');
+      });
+    const formats = [
+      'dd.MM.yyyy',
+      'yyyy-MM-dd',
+      'd/M/yy',
+      'MM/dd/yyyy',
+      'yyyyMMdd',
+      'dd. MM. yyyy',
+      'M-d-yy',
+    ];
+    const days: [number, number, number][] = [
+      [2026, 1, 5],
+      [2025, 12, 31],
+      [999, 2, 28],
+      [1900, 3, 1],
+      [9999, 12, 31],
+    ];
+    for (const format of formats)
+      for (const [year, month, day] of days)
+        expect(formatDate(year, month, day, format)).toBe(replaced(year, month, day, format));
+    expect(formatDate(2026, 3, 4, 'd.M.yy')).toBe('04.03.2026');
+    expect(formatDate(2026, 3, 4, 'yyyyMMdd')).toBe('20260304');
   });
 });
