@@ -11,14 +11,11 @@ import { openLocation } from '../sources/locations/open-location.js';
 import { onlyLines, openRecords } from '../sources/open-records.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
-import { type FeedAccount, resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
-import { checkIdentity } from '../sync/identity/check.js';
-import { identitySettings } from '../sync/identity/settings.js';
+import type { FeedAccount } from '../sync/feed-account.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
-import { predictChunk } from '../sync/predict.js';
-import { prepareSettings } from '../sync/prepare-settings.js';
 import { ReadStatements } from '../sync/report/statement-report.js';
+import { openRun, runAccount } from '../sync/run/open-run.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -116,14 +113,12 @@ export function importProcessor(deps: ImportJobDeps) {
     // before anything names it (the run record keeps the producer's 0 for such a feed: the
     // producer does not ask the service); the finishing pass takes it from the job.
     const resolved = data.read?.accountId;
-    const account =
-      resolved === undefined
-        ? await resolveFeedAccount(
-            loaded.feed,
-            deps.chunkContext(loaded.feed, deps.logger).client,
-            deps.signal,
-          )
-        : { feed: { ...loaded.feed, accountId: resolved } };
+    const account = await runAccount(
+      loaded.feed,
+      deps.chunkContext(loaded.feed, deps.logger).client,
+      deps.signal,
+      resolved,
+    );
     const feed = account.feed;
     if (loaded.feed.accountExternalId !== undefined && !account.stop && resolved === undefined)
       await deps.store.setAccount(data.runId, feed.accountId);
@@ -161,7 +156,6 @@ export function importProcessor(deps: ImportJobDeps) {
     account: FeedAccount<Feed>,
   ): Promise<{ records: number }> {
     const { feed } = data;
-    const unprovisioned = unprovisionedDryRun(data.dryRun, account);
     let read = data.read;
     if (!read) {
       const { meter } = deps;
@@ -176,34 +170,28 @@ export function importProcessor(deps: ImportJobDeps) {
         const stream = openRecords(f, exportFile(location, file));
         return wanted ? onlyLines(stream, wanted) : stream;
       };
-      // Before anything of the file is sent: a change of the identity settings would create its
-      // records again under new IDs (a replayed import checks again and finds them stored).
-      if (unprovisioned) logger.warn(unprovisioned.warning);
-      const prepareAs = (f: Feed, readOnly: boolean) =>
-        unprovisioned?.prepare(f) ?? prepareSettings(f, readOnly, deps.chunkContext(f, logger));
-      // Dry runs read what the service holds (read-only), as the in-process run does.
-      const predict = (chunk: Chunk) =>
-        unprovisioned?.predict(chunk) ??
-        predictChunk(chunk.kind, chunk.records, chunk.settings, deps.chunkContext(feed, logger));
+      // Before anything of the file is sent (a replayed import checks again and finds the run
+      // stopped, or the settings it keeps stored).
       const { identity } = deps;
-      const identityStop =
-        (unprovisioned ? undefined : account.stop) ??
-        (identity &&
-          !(await run.stopReason()) &&
-          (await checkIdentity(feed, identity, {
-            accept: data.acceptNewIdentity === true,
-            files: [data.file],
-            open,
-            reads: { prepare: (f) => prepareAs(f, true), predict },
-            logger,
-          })));
-      if (identityStop) {
-        logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
-        await run.stop(identityStop);
-      } else if (identity && !data.dryRun && !(await run.stopReason())) {
-        // The run's chunks store these before their first write (chunk-job.ts), on any worker.
-        await identity.expectWrites(data.runId, identitySettings(feed));
-      }
+      const { prepare, predict } = await openRun(
+        {
+          account,
+          dryRun: data.dryRun,
+          files: [data.file],
+          open,
+          ...(identity ? { identity: { store: identity, accept: data.acceptNewIdentity === true } } : {}),
+        },
+        {
+          handle: run,
+          // The run's chunks store these before their first write (chunk-job.ts), on any worker.
+          expectWrites: async (settings) => identity?.expectWrites(data.runId, settings),
+        },
+        {
+          logger,
+          context: (f) => deps.chunkContext(f, logger),
+          chunkContext: () => deps.chunkContext(feed, logger),
+        },
+      );
       const result = await importFileJob.run(
         { runId: data.runId, feed, file: data.file, dryRun: data.dryRun },
         {
@@ -211,7 +199,7 @@ export function importProcessor(deps: ImportJobDeps) {
           run,
           ...(deps.signal ? { signal: deps.signal } : {}),
           open,
-          prepare: (f) => prepareAs(f, data.dryRun),
+          prepare,
           predict,
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.

@@ -12,7 +12,6 @@ import { closeStream, write } from '../report-files/stream-write.js';
 import { listArrived } from '../sources/locations/arrival.js';
 import { exportFile, nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
-import { noFileRule } from '../sources/locations/no-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { arrivalOf } from '../sources/locations/source-keys.js';
 import { onlyLines, openRecords, type RecordStream } from '../sources/open-records.js';
@@ -22,15 +21,12 @@ import { failedAll } from '../sync/build-outcome.js';
 import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
 import { executeChunk } from '../sync/execute-chunk.js';
-import { resolveFeedAccount, unprovisionedDryRun } from '../sync/feed-account.js';
-import { checkIdentity, type IdentityStore, storeBeforeFirstWrite } from '../sync/identity/check.js';
-import { identitySettings } from '../sync/identity/settings.js';
+import { type IdentityStore, storeBeforeFirstWrite } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
-import { predictChunk } from '../sync/predict.js';
-import { prepareSettings } from '../sync/prepare-settings.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { type FinishedFile, finishRun } from '../sync/run/finish-run.js';
+import { openRun, runAccount } from '../sync/run/open-run.js';
 import { newRunId } from '../sync/run-id.js';
 import { stopFor } from '../sync/stop.js';
 import type { Clock } from '../time/clock.js';
@@ -101,7 +97,7 @@ async function runFeedAt(
 ): Promise<FeedRunResult> {
   const startedAt = deps.clock.now();
   // The account first: the gate, the chunks, the summary and the logs all name its id.
-  const account = await resolveFeedAccount(loaded.feed, deps.client, deps.signal);
+  const account = await runAccount(loaded.feed, deps.client, deps.signal);
   const { feed } = account;
   const runId = newRunId(feed.name, startedAt);
   const bindings = { runId, feed: feed.name, tenant: feed.accountId };
@@ -186,15 +182,6 @@ async function runFeedAt(
     // The target bank account is created once even when two runs of the account start together.
     claims: processCreateClaims,
   });
-  const unprovisioned = unprovisionedDryRun(dryRun, account);
-  if (unprovisioned) logger.warn(unprovisioned.warning);
-  const prepareAs = (f: Feed, readOnly: boolean) =>
-    unprovisioned?.prepare(f) ?? prepareSettings(f, readOnly, prepareCtx(f));
-  const prepare = (f: Feed) => prepareAs(f, dryRun);
-
-  // Dry runs read what the service holds, so the prediction skips what a real run would skip.
-  const predict = (chunk: Chunk) =>
-    unprovisioned?.predict(chunk) ?? predictChunk(chunk.kind, chunk.records, chunk.settings, chunkCtx(chunk));
 
   const files: FinishedFile[] = [];
   const unread: { path: string; readUpToLine: number }[] = [];
@@ -214,38 +201,30 @@ async function runFeedAt(
   const paths = listing.ready.map((f) => f.path);
   const waiting = listing.waiting.map((w) => ({ path: nameOf(location, w.path), reason: w.reason }));
   for (const w of waiting) logger.info({ file: w.path }, `export file waits: ${w.reason}`);
-  // No export at all is no success: a folder that is not there, or a glob that matches nothing
-  // (unless the feed says that is normal), stops the run before anything is sent.
-  const noFile = (await run.stopReason())
-    ? {}
-    : await noFileRule(location, loaded.sourceGlob, listing, feed.source);
-  if (noFile.allowed) logger.info({ glob: loaded.sourceGlob }, noFile.allowed);
   // Every read of the run goes through the feed's location; reports name files as it does.
-  const { onlyLines: only } = deps;
+  const { onlyLines: only, identity } = deps;
   const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) => {
     const stream = openRecords(f, exportFile(location, path));
     return only ? onlyLines(stream, only.get(nameOf(location, path)) ?? new Set()) : stream;
   };
-  // Before anything is sent (even the target bank account): a change of the identity settings
-  // would create this run's records again under new IDs.
-  const identityStop =
-    (unprovisioned ? undefined : account.stop) ??
-    noFile.stop ??
-    (deps.identity &&
-      (await checkIdentity(feed, deps.identity.store, {
-        accept: deps.identity.accept,
-        files: paths,
-        open: openAt,
-        reads: { prepare: (f) => prepareAs(f, true), predict },
-        logger,
-      })));
-  if (identityStop) {
-    logger.error({ code: identityStop.code }, `run stopped: ${identityStop.message}`);
-    await run.stop(identityStop);
-  } else if (deps.identity && !dryRun) {
-    const { store } = deps.identity;
-    run.beforeWrite = storeBeforeFirstWrite(() => store.save(feed.name, identitySettings(feed)));
-  }
+  const { prepare, predict, noFile } = await openRun(
+    {
+      account,
+      dryRun,
+      files: paths,
+      open: openAt,
+      listed: { location, glob: loaded.sourceGlob, listing },
+      ...(identity ? { identity } : {}),
+    },
+    {
+      handle: run,
+      expectWrites: async (settings) => {
+        const store = identity?.store;
+        if (store) run.beforeWrite = storeBeforeFirstWrite(() => store.save(feed.name, settings));
+      },
+    },
+    { logger, context: prepareCtx, chunkContext: chunkCtx },
+  );
   for (const path of paths) {
     if (interrupted()) {
       unread.push({ path: nameOf(location, path), readUpToLine: 0 });
@@ -287,7 +266,7 @@ async function runFeedAt(
       files,
       ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
       waiting,
-      ...(noFile.allowed ? { noFile: noFile.allowed } : {}),
+      ...(noFile ? { noFile } : {}),
     },
     run,
     {

@@ -1,10 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PartnerClient } from '../../../src/client/index.js';
-import { Feed } from '../../../src/config/feed.js';
+import { describe, expect, it } from 'vitest';
 import { MemoryRun } from '../../../src/in-process/memory-run.js';
 import { FileReportSink } from '../../../src/report-files/file-sink.js';
 import type { RunAlerts } from '../../../src/sync/alerts.js';
@@ -12,34 +8,21 @@ import type { RecordOutcome } from '../../../src/sync/outcome.js';
 import { type FinishInput, finishRun } from '../../../src/sync/run/finish-run.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { captureLogs } from '../../support/log-capture.js';
+import { tempDirs, unaskedClient, usersFeed } from '../../support/run-fixture.js';
 
-const feed = Feed.parse({
-  name: 'finish',
-  accountId: 1001,
-  kind: 'users',
-  source: { path: 'users.csv', format: 'csv' },
-  mapping: { externalId: 'id', email: 'email', firstName: 'first', lastName: 'last' },
-});
-
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const feed = usersFeed('finish');
+const freshDir = tempDirs('finish-run-');
 
 /** A run of this process with `outcomes` stored, its report under a fresh folder, and its finish's deps. */
 async function storedRun(outcomes: RecordOutcome[]) {
-  const dir = await mkdtemp(join(tmpdir(), 'finish-run-'));
-  dirs.push(dir);
+  const dir = await freshDir();
   const sink = await FileReportSink.create(dir, 'run-1');
   const run = new MemoryRun('run-1', sink, async () => {});
   await run.report.record(outcomes);
   const clock = new FakeClock();
   const logs = captureLogs();
   // Never asked: the run has no statements.
-  const client = new PartnerClient(
-    { baseUrl: 'http://127.0.0.1:9/v2', authUrl: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's' },
-    { clock },
-  );
+  const client = unaskedClient(clock);
   const judged: boolean[] = [];
   const alerts: RunAlerts = {
     runFinished: async (summary) => {
