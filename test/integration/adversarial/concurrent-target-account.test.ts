@@ -51,5 +51,5 @@ describe('issue 18 case 2: two runs creating the same target bank account', () =
     );
     expect(targets).toHaveLength(1);
     expect(h.transactions(1001).filter((t) => /^[AB]-/.test(t.externalId ?? ''))).toHaveLength(3);
-  }, 60_000);
+  });
 });

@@ -22,5 +22,5 @@ describe('issue 18 case 1 in the fleet: a bulk invoice create that commits after
     expect(invoices.filter((i) => i.externalId?.startsWith('adv-fleet-timeout-'))).toHaveLength(
       source.externalIds.length,
     );
-  }, 60_000);
+  });
 });

@@ -105,7 +105,7 @@ describe('a declared date format the file contradicts (issue 26, point 1)', () =
     expect(ran.stdout + ran.stderr).toContain('SOURCE_LAYOUT');
     // Nothing of the file was created, in particular no row with day and month swapped.
     expect([...bookedDates().keys()].filter((id) => id.startsWith('LATE-'))).toEqual([]);
-  }, 30_000);
+  });
 
   it('a file whose every date fits both readings (all days <= 12) is synced as declared', async () => {
     const feed = exported(['ID;Datum;Betrag;Text', ...earlyMonthRows('EARLY', 30)].join('\n'), {
@@ -117,7 +117,7 @@ describe('a declared date format the file contradicts (issue 26, point 1)', () =
     expect(ran.code).toBe(0);
     // EARLY-2 is 02.01.2026: January 2nd read as MM.dd.yyyy is February 1st... as declared.
     expect(bookedDates().get('EARLY-2')).toBe('2026-02-01');
-  }, 30_000);
+  });
 
   it('a date mentioned in another column (purpose text) contradicts nothing', async () => {
     const feed = exported(
@@ -127,7 +127,7 @@ describe('a declared date format the file contradicts (issue 26, point 1)', () =
     const ran = await sync(feed);
     expect(ran.code).toBe(0);
     expect(bookedDates().get('TEXT-1')).toBe('2026-01-13');
-  }, 30_000);
+  });
 
   it('stops a JSON Lines export whose dates contradict the declared format', async () => {
     const lines = [
@@ -148,7 +148,7 @@ describe('a declared date format the file contradicts (issue 26, point 1)', () =
     expect(ran.summary?.stopReason?.message).toContain('dd/MM/yyyy');
     expect(ran.summary?.stopReason?.message).toContain('line 21');
     expect([...bookedDates().keys()].filter((id) => id.startsWith('JL-'))).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe('a delimiter the file does not use (issue 26, point 4)', () => {

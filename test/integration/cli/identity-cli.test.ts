@@ -76,5 +76,5 @@ describe('erp-bridge sync --accept-new-identity', () => {
     const accepted = await sync([changed, '--accept-new-identity']);
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain('2 created');
-  }, 60_000);
+  });
 });

@@ -48,7 +48,7 @@ describe('issue 26.2: sync with no export file', () => {
     expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stdout).toContain(`source folder ${dir}/exprots/acme does not exist`);
     expect(ran.summaries[0]?.stopReason).toMatchObject({ code: 'SOURCE_FOLDER_MISSING', exitCode: 2 });
-  }, 60_000);
+  });
 
   it('a glob that matches nothing: exit 2, stdout names the glob and the nearest names in its folder', async () => {
     const dir = mkdtempSync(join(work, 'feed-'));
@@ -64,7 +64,7 @@ describe('issue 26.2: sync with no export file', () => {
     );
     expect(ran.stdout).toContain('source.allowNoFiles: true');
     expect(ran.summaries[0]).toMatchObject({ state: 'stopped', stopReason: { code: 'NO_EXPORT_FILE' } });
-  }, 60_000);
+  });
 
   it('with source.allowNoFiles: true the same run completes (exit 0) and still says no file matched', async () => {
     const dir = mkdtempSync(join(work, 'feed-'));
@@ -80,7 +80,7 @@ describe('issue 26.2: sync with no export file', () => {
     const missing = await sync(feedIn(dir, 'exprots/umsaetze-*.csv', '  allowNoFiles: true\n'));
     expect(missing.code, missing.stdout + missing.stderr).toBe(2);
     expect(missing.stdout).toContain(`source folder ${dir}/exprots does not exist`);
-  }, 60_000);
+  });
 
   it('files waiting for their arrival rule are not "no file": exit 0, each named as waiting', async () => {
     const dir = mkdtempSync(join(work, 'feed-'));
@@ -90,7 +90,7 @@ describe('issue 26.2: sync with no export file', () => {
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toContain('waiting:');
     expect(ran.stdout).not.toContain('no export file matches');
-  }, 60_000);
+  });
 });
 
 describe('issue 26.2: reconcile (in process) with no export file follows the same rule', () => {
@@ -115,5 +115,5 @@ describe('issue 26.2: reconcile (in process) with no export file follows the sam
     const allowed = await reconcile(feedIn(dir, 'exports/umsaetze-*.csv', '  allowNoFiles: true\n'));
     expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
     expect(allowed.stdout).toMatch(/: equal .*\n {2}0 equal, 0 missing/);
-  }, 60_000);
+  });
 });

@@ -53,7 +53,7 @@ describe('erp-bridge reconcile', () => {
     expect(repaired.stdout).toContain('repair: completed: 0 created, 1 updated');
     expect(repaired.stdout.split('after the repair:').length).toBe(3);
     expect(invoice.openAmount).toBe(5950);
-  }, 60_000);
+  });
 
   it('--repair names each record it could not change, why, and what to do (a transaction edited in the service)', async () => {
     const feeds = [demo('tenant-bank')];
@@ -70,7 +70,7 @@ describe('erp-bridge reconcile', () => {
     expect(repaired.stdout).toMatch(
       /not changed: \S*nordwind-bank\.csv:3 NW-2026-0002: skipped: already in the service\n {4}what to do: the partner API has no update for bank transactions: change it in the service by hand/,
     );
-  }, 60_000);
+  });
 
   it('exit 2 for a kind it does not reconcile or a missing setting, exit 3 for an unreachable service', async () => {
     const plans = await cli('reconcile', [demo('plans')]);
@@ -85,5 +85,5 @@ describe('erp-bridge reconcile', () => {
       PARTNER_AUTH_URL: 'http://127.0.0.1:9',
     });
     expect(unknown.code, unknown.stdout + unknown.stderr).toBe(3);
-  }, 60_000);
+  });
 });

@@ -129,7 +129,7 @@ describe.skipIf(skipSftp !== undefined)('a refusing SFTP location in a sync of s
     expect(summary.stopReason?.message).toContain(server.hostKey);
     expect(existsSync(join(ran.reportDir, summary.runId, 'outcomes.csv'))).toBe(true);
     expectHealthy(ran, 'H1');
-  }, 60_000);
+  });
 
   it('a refused password stops its feed (exit 3); a password variable not set stops its feed (exit 2); the other feed syncs', async () => {
     const withPassword = `{type: sftp, host: ${server.host}, port: ${server.port}, user: ${server.user}, passwordEnv: ${PASSWORD_ENV}, hostKey: "${server.hostKey}"}`;
@@ -144,7 +144,7 @@ describe.skipIf(skipSftp !== undefined)('a refusing SFTP location in a sync of s
     expect(unset.code).toBe(2);
     expectRefused(unset, 'sftp-wrong-password', 'SECRET_MISSING', 2);
     expectHealthy(unset, 'H3', 30);
-  }, 60_000);
+  });
 
   it('enqueue: the refused feed is named and not enqueued (exit 3), the other feed is enqueued', async () => {
     const wrongKey = keyed.replace(server.hostKey, `SHA256:${'C'.repeat(43)}`);
@@ -169,7 +169,7 @@ describe.skipIf(skipSftp !== undefined)('a refusing SFTP location in a sync of s
     expect(ran.stderr).toContain('(HOST_KEY_MISMATCH)');
     expect(ran.stdout).toMatch(/^healthy-h6: \S+bank\.csv: enqueued \(\w+\) as run /m);
     expect(ran.stdout).not.toContain('sftp-enqueue-refused');
-  }, 60_000);
+  });
 
   it('reconcile: the refused feed stops (exit 3), the other feed is compared', async () => {
     const wrongKey = keyed.replace(server.hostKey, `SHA256:${'B'.repeat(43)}`);
@@ -183,7 +183,7 @@ describe.skipIf(skipSftp !== undefined)('a refusing SFTP location in a sync of s
     expect(ran.stdout).toContain(server.hostKey);
     expect(ran.stdout).toContain('healthy-h4: equal');
     expect(ran.stdout).toContain('20 equal, 0 missing');
-  }, 60_000);
+  });
 });
 
 describe('refused S3 credentials in a sync of several feeds', () => {
@@ -204,5 +204,5 @@ describe('refused S3 credentials in a sync of several feeds', () => {
     expect(ran.code).toBe(3);
     expectRefused(ran, 's3-refused', 'ACCESS_DENIED', 3);
     expectHealthy(ran, 'H5');
-  }, 60_000);
+  });
 });

@@ -77,7 +77,7 @@ describe('erp-bridge sync', () => {
     // The plain-text summary names each feed and where its report is.
     expect(withBadRows.stdout).toContain('demo-rejects-acme-bank: completed_with_errors');
     expect(withBadRows.stdout).toContain(withBadRows.reportDir);
-  }, 30_000);
+  });
 
   it("the README's first command exits 0: every demo feed, in one --sandbox run, is clean", async () => {
     const feeds = readdirSync(join(root, 'config/feeds/demo'))
@@ -108,7 +108,7 @@ describe('erp-bridge sync', () => {
       'demo-rejects-invoices': 1,
       'demo-rejects-plans': 1,
     });
-  }, 60_000);
+  });
 
   it('--dry-run writes nothing and lists what would be sent', async () => {
     sandbox.runtime.reset();
@@ -124,7 +124,7 @@ describe('erp-bridge sync', () => {
     expect(wouldSend).toHaveLength(12);
     expect(summaries(ran.reportDir)[0]).toMatchObject({ dryRun: true, wouldSend: 12 });
     expect(wouldSend.every((w) => typeof w.payload.amount === 'number' && w.line > 1)).toBe(true);
-  }, 30_000);
+  });
 
   it('exits 2 for an invalid feed file, naming the file and the key', async () => {
     const feed = join(work, 'broken.yaml');
@@ -136,7 +136,7 @@ describe('erp-bridge sync', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('broken.yaml');
     expect(ran.stderr).toContain('accountId');
-  }, 30_000);
+  });
 
   it('exits 2 for a report folder that cannot be created, naming --report-dir, before sending anything', async () => {
     const file = join(work, 'not-a-folder');
@@ -147,19 +147,19 @@ describe('erp-bridge sync', () => {
     expect(ran.stderr).toContain(`--report-dir ${join(file, 'reports')}`);
     expect(ran.stderr).not.toContain('unexpected error');
     expect(sandboxTransactions()).toHaveLength(before);
-  }, 30_000);
+  });
 
   it('exits 2 when the service configuration is incomplete, naming the variable', async () => {
     const ran = await sync([demo('sparkasse')], partnerEnv({ PARTNER_CLIENT_SECRET: '' }));
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('PARTNER_CLIENT_SECRET');
-  }, 30_000);
+  });
 
   it('exits 2 on a usage error (unknown option), not 1, which means rejected records', async () => {
     const ran = await sync([demo('sparkasse'), '--no-such-option'], partnerEnv({}));
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("unknown option '--no-such-option'");
-  }, 30_000);
+  });
 
   it('exits 2 for an invalid alert setting, naming the variable but never the webhook URL', async () => {
     const ran = await sync(
@@ -173,7 +173,7 @@ describe('erp-bridge sync', () => {
     expect(ran.stderr).toContain('ERP_BRIDGE_ALERT_WEBHOOK_URL: expected an http:// or https:// URL');
     expect(ran.stderr).toContain('ERP_BRIDGE_ALERT_DROP_SHARE: expected a number from 0 to 1');
     expect(ran.stderr).not.toContain('t0k3n');
-  }, 30_000);
+  });
 
   it('exits 3 when the credentials are refused or the service cannot be reached', async () => {
     const refused = await sync([demo('sparkasse')], partnerEnv({ PARTNER_CLIENT_SECRET: 'wrong-secret' }));
@@ -187,7 +187,7 @@ describe('erp-bridge sync', () => {
     expect(unreachable.code).toBe(3);
     // The unreachable token endpoint is retried like a 500 (1 s, 2 s, 4 s of real time) before the
     // run gives up: allow for that on a loaded CI machine.
-  }, 90_000);
+  });
 
   it('uses an embedded sandbox only with --sandbox, names it as the target, and leaves feed health alone', async () => {
     const ran = await sync([demo('sparkasse'), '--sandbox'], {});
@@ -198,7 +198,7 @@ describe('erp-bridge sync', () => {
     expect(summary).toMatchObject({ target: 'embedded sandbox', counts: { created: 12 } });
     // The real feed's health state is neither read nor written by a sandbox run.
     expect(readdirSync(ran.reportDir).filter((entry) => entry.startsWith('.'))).toEqual([]);
-  }, 30_000);
+  });
 
   it('says a rerun of replace-mode plans set the values again, not that it created them again', async () => {
     const first = await sync([demo('plans')], partnerEnv());
@@ -212,7 +212,7 @@ describe('erp-bridge sync', () => {
       );
     }
     expect(summary?.valuesSet).toBe(set);
-  }, 30_000);
+  });
 
   it('provisions a tenant from CSV in one sync: accounts first, then users and categories naming them', async () => {
     // The accounts feed is listed last on purpose: sync runs it before the feeds that need its accounts.
@@ -225,7 +225,7 @@ describe('erp-bridge sync', () => {
     expect(byFeed['demo-tenants']).toMatchObject({ created: 2, failed: 0, rejected: 0 });
     expect(byFeed['demo-tenant-users']).toMatchObject({ created: 4, failed: 0, rejected: 0 });
     expect(byFeed['demo-tenant-categories']).toMatchObject({ created: 10, failed: 0, rejected: 0 });
-  }, 30_000);
+  });
 
   it("syncs a provisioned tenant's bank transactions and invoices by the tenant's externalId", async () => {
     const ran = await sync([demo('tenant-bank'), demo('tenant-invoices'), demo('tenants'), '--sandbox'], {});
@@ -242,7 +242,7 @@ describe('erp-bridge sync', () => {
     const unknown = await sync([demo('tenant-bank'), '--sandbox'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toContain('accountExternalId "nordwind" names no customer account');
-  }, 30_000);
+  });
 
   it('names the service as the target of a real run', async () => {
     sandbox.runtime.reset();
@@ -250,7 +250,7 @@ describe('erp-bridge sync', () => {
     expect(ran.code).toBe(0);
     expect(summaries(ran.reportDir)[0]?.target).toBe(sandbox.url.replace(/\/+$/, ''));
     expect(ran.stdout).toContain(`(${sandbox.url.replace(/\/+$/, '')})`);
-  }, 30_000);
+  });
 
   it('without --sandbox, a missing configuration is exit 2 naming every variable, before any file is read', async () => {
     const missingFeed = join(work, 'no-such-feed.yaml');
@@ -274,12 +274,12 @@ describe('erp-bridge sync', () => {
     expect(partial.code).toBe(2);
     expect(partial.stderr).toContain('PARTNER_API_URL');
     expect(partial.stderr).not.toContain('PARTNER_CLIENT_ID');
-  }, 30_000);
+  });
 
   it('rejects an unknown --log-level (exit 2), naming the levels', async () => {
     const ran = await sync([demo('sparkasse'), '--log-level', 'verbose'], partnerEnv());
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("'verbose' is invalid");
     expect(ran.stderr).toContain('debug');
-  }, 30_000);
+  });
 });

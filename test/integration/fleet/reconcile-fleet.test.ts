@@ -74,7 +74,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     const ttl = await fleet.connection.pttl(keys.reconcile(done.reconcileId));
     expect(ttl).toBeGreaterThan(fleet.config.runRetentionMs - 60_000);
     expect(ttl).toBeLessThanOrEqual(fleet.config.runRetentionMs);
-  }, 60_000);
+  });
 
   it('a transaction deleted in the service is named missing (exit 4); only the non-equal lines are stored', async () => {
     const { fleet, feeds } = await deleted('frc-del');
@@ -100,7 +100,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     ]);
     const keys = fleetKeys(fleet.config.prefix);
     expect(await fleet.connection.pttl(keys.reconcileLines(done.reconcileId))).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   it('repairs: an import run of only the missing line (noted as the repair of the reconcile), then equal', async () => {
     const { fleet, feeds, account } = await deleted('frc-rep');
@@ -122,7 +122,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     ).toEqual(['T-1', 'T-2', 'T-3']);
     const again = await fleet.reconcile(feeds.bank);
     expect('summary' in again && again.summary).toMatchObject({ state: 'equal', counts: { equal: 3 } });
-  }, 60_000);
+  });
 
   it('the CLI: exit 4 naming the deleted transaction, report <reconcileId> prints its line; --repair --fleet exit 0', async () => {
     const { fleet, feeds } = await deleted('frc-cli');
@@ -190,7 +190,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     );
     expect(repaired.stdout.match(/not changed:/g)).toHaveLength(1);
     expect(repaired.stdout).toMatch(/after the repair:\nfrc-unch-bank: differences/);
-  }, 90_000);
+  });
 
   it('a worker shutting down mid-comparison releases the reconcile; another worker finishes it, no stopped summary', async () => {
     const { fleet, feeds, worker } = await provisioned('frc-shut');
@@ -221,7 +221,7 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     expect((await fleet.queues.reconciles.getJob(done.reconcileId))?.attemptsMade ?? 0).toBeLessThanOrEqual(
       1,
     );
-  }, 60_000);
+  });
 
   it('refuses a bad payload on the queue for good, naming the key', async () => {
     const fleet = world.start();
@@ -263,5 +263,5 @@ describe('reconcile --fleet (a reconciles job run by a worker)', () => {
     // Refused for good: one attempt, not the queue's retries.
     expect((await fleet.queues.reconciles.getJob('bad-1'))?.attemptsMade).toBe(1);
     expect(await fleet.reconciles.summary('bad-1')).toBeUndefined();
-  }, 30_000);
+  });
 });

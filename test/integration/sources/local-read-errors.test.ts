@@ -184,5 +184,5 @@ describe('local disk read errors stop their feed, not the command', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  });
 });

@@ -135,5 +135,5 @@ describe('statements route to their accounts: two runs at once (real time)', () 
     expect(accounts.filter((x) => x.externalId === `iban-${DE_A}`)).toHaveLength(1);
     expect(accounts.filter((x) => x.externalId === `iban-${GB}`)).toHaveLength(1);
     expect(h.transactions(ACCOUNT)).toHaveLength(3);
-  }, 60_000);
+  });
 });
