@@ -2,12 +2,11 @@ import type { Logger } from 'pino';
 import type { Feed } from '../config/feed.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
-import type { FileEncoding } from '../sources/text-encoding.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { ChunkContext } from '../sync/ports.js';
-import type { ReadStatements } from '../sync/report/statement-report.js';
 import { RunTally } from '../sync/report/summary.js';
 import { finishRun, type RunEndPort } from '../sync/run/finish-run.js';
+import { finishedFile, type ReadResult } from '../sync/run/read-run.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisRunStore } from './run-store.js';
 
@@ -44,38 +43,19 @@ interface FinishData {
 export async function finishFleetRun(
   runId: string,
   data: FinishData,
-  read: {
-    records: number;
-    sha256: string;
-    encoding?: FileEncoding;
-    sheet?: string;
-    statements?: ReadStatements;
-  },
+  read: ReadResult,
   deps: FinishDeps,
   logger: Logger,
 ): Promise<void> {
   const { store } = deps;
   const meta = await store.meta(runId);
-  const { statements } = read;
   await finishRun(
     {
       runId,
       feed: data.feed,
       dryRun: data.dryRun,
       startedAt: meta ? Date.parse(meta.startedAt) : Date.now(),
-      files: [
-        {
-          path: data.file,
-          reported: {
-            path: deps.location ? nameOf(deps.location, data.file) : data.file,
-            sha256: read.sha256,
-            records: read.records,
-            ...(read.encoding ? { encoding: read.encoding } : {}),
-            ...(read.sheet !== undefined ? { sheet: read.sheet } : {}),
-          },
-          ...(statements ? { statements } : {}),
-        },
-      ],
+      files: [finishedFile(data.file, deps.location ? nameOf(deps.location, data.file) : data.file, read)],
       retry: data.onlyLines !== undefined,
     },
     fleetRunEnd(runId, data, deps),

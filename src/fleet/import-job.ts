@@ -1,21 +1,18 @@
 import { type Job, type Queue, WaitingChildrenError } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { ImportFilePayload, importFileJob } from '../../jobs/import-file.js';
-import type { Feed, FeedOf } from '../config/feed.js';
-import type { RecordKind } from '../kinds/registry.js';
+import { ImportFilePayload } from '../../jobs/import-file.js';
+import type { Feed } from '../config/feed.js';
 import { withLogContext } from '../logging/log-context.js';
-import { exportFile } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
-import { onlyLines, openRecords } from '../sources/open-records.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { Chunk } from '../sync/chunk.js';
 import type { FeedAccount } from '../sync/feed-account.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { ChunkContext } from '../sync/ports.js';
-import { ReadStatements } from '../sync/report/statement-report.js';
 import { openRun, runAccount } from '../sync/run/open-run.js';
+import { exportOpener, ReadResult, readFiles } from '../sync/run/read-run.js';
 import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -48,20 +45,7 @@ export const ImportJobData = z.strictObject({
   /** Set once the file has been read: the job then waits for its chunks and finishes the run. */
   read: z
     .strictObject({
-      records: z.int().nonnegative(),
-      sha256: z.string(),
-      /** The encoding the file was read with, for the summary (see src/sources/text-encoding.ts). */
-      encoding: z
-        .strictObject({
-          name: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1']),
-          chosenBy: z.enum(['auto', 'feed']),
-          reason: z.string().optional(),
-        })
-        .optional(),
-      /** Workbook formats: the sheet read, for the summary. */
-      sheet: z.string().optional(),
-      /** Bank statement formats: the file's statements; their balances are applied at the finish. */
-      statements: ReadStatements.optional(),
+      ...ReadResult.shape,
       /**
        * The account the reading pass ran for (its feed's accountExternalId resolved then): the
        * finishing pass names it without asking the service again. Absent: resolved again.
@@ -166,10 +150,7 @@ export function importProcessor(deps: ImportJobDeps) {
       );
       const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
       const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
-      const open = <K extends RecordKind>(f: FeedOf<K>, file: string) => {
-        const stream = openRecords(f, exportFile(location, file));
-        return wanted ? onlyLines(stream, wanted) : stream;
-      };
+      const open = exportOpener(location, wanted && (() => wanted));
       // Before anything of the file is sent (a replayed import checks again and finds the run
       // stopped, or the settings it keeps stored).
       const { identity } = deps;
@@ -192,15 +173,12 @@ export function importProcessor(deps: ImportJobDeps) {
           chunkContext: () => deps.chunkContext(feed, logger),
         },
       );
-      const result = await importFileJob.run(
-        { runId: data.runId, feed, file: data.file, dryRun: data.dryRun },
+      const [file] = await readFiles(
+        [data.file],
+        { runId: data.runId, feed, dryRun: data.dryRun },
         {
-          logger,
           run,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-          open,
-          prepare,
-          predict,
+          opener: () => open,
           dispatch: async (chunk: Chunk) => {
             // A replayed import (its worker died) skips chunks whose outcomes are already stored.
             if (await deps.store.hasBatch(data.runId, `chunk:${chunk.seq}`)) return;
@@ -220,15 +198,10 @@ export function importProcessor(deps: ImportJobDeps) {
             });
           },
         },
+        { logger, ...(deps.signal ? { signal: deps.signal } : {}), prepare, predict },
       );
-      read = {
-        records: result.records,
-        sha256: result.sha256,
-        ...(result.encoding ? { encoding: result.encoding } : {}),
-        ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
-        ...(result.statements ? { statements: result.statements } : {}),
-        accountId: feed.accountId,
-      };
+      if (!file) throw new Error(`the import of ${data.file} read no file`);
+      read = { ...file.read, accountId: feed.accountId };
       await job.updateData({ ...job.data, read });
     }
     if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();

@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
 import type { Logger } from 'pino';
-import { importFileJob } from '../../jobs/import-file.js';
 import { syncChunkJob } from '../../jobs/sync-chunk.js';
 import type { Feed, FeedOf } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
@@ -10,11 +9,11 @@ import { withLogContext } from '../logging/log-context.js';
 import { FileReportSink, type ReportFiles } from '../report-files/file-sink.js';
 import { closeStream, write } from '../report-files/stream-write.js';
 import { listArrived } from '../sources/locations/arrival.js';
-import { exportFile, nameOf } from '../sources/locations/export-file.js';
+import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import { arrivalOf } from '../sources/locations/source-keys.js';
-import { onlyLines, openRecords, type RecordStream } from '../sources/open-records.js';
+import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import { failedAll } from '../sync/build-outcome.js';
@@ -25,8 +24,9 @@ import { type IdentityStore, storeBeforeFirstWrite } from '../sync/identity/chec
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import type { RunSummary } from '../sync/report/summary.js';
-import { type FinishedFile, finishRun } from '../sync/run/finish-run.js';
+import { finishRun } from '../sync/run/finish-run.js';
 import { openRun, runAccount } from '../sync/run/open-run.js';
+import { exportOpener, finishedFile, readFiles } from '../sync/run/read-run.js';
 import { newRunId } from '../sync/run-id.js';
 import { stopFor } from '../sync/stop.js';
 import type { Clock } from '../time/clock.js';
@@ -183,8 +183,6 @@ async function runFeedAt(
     claims: processCreateClaims,
   });
 
-  const files: FinishedFile[] = [];
-  const unread: { path: string; readUpToLine: number }[] = [];
   const arrival = arrivalOf(feed.source);
   // A `stable` feed lists twice, stableAfterSeconds apart, before the first record is read. A
   // location that refuses (a host key, a login, a secret not set) stops this feed's run, reported
@@ -201,12 +199,8 @@ async function runFeedAt(
   const paths = listing.ready.map((f) => f.path);
   const waiting = listing.waiting.map((w) => ({ path: nameOf(location, w.path), reason: w.reason }));
   for (const w of waiting) logger.info({ file: w.path }, `export file waits: ${w.reason}`);
-  // Every read of the run goes through the feed's location; reports name files as it does.
   const { onlyLines: only, identity } = deps;
-  const openAt = <K extends RecordKind>(f: FeedOf<K>, path: string) => {
-    const stream = openRecords(f, exportFile(location, path));
-    return only ? onlyLines(stream, only.get(nameOf(location, path)) ?? new Set()) : stream;
-  };
+  const openAt = exportOpener(location, only && ((path) => only.get(nameOf(location, path)) ?? new Set()));
   const { prepare, predict, noFile } = await openRun(
     {
       account,
@@ -225,35 +219,36 @@ async function runFeedAt(
     },
     { logger, context: prepareCtx, chunkContext: chunkCtx },
   );
-  for (const path of paths) {
-    if (interrupted()) {
-      unread.push({ path: nameOf(location, path), readUpToLine: 0 });
-      continue;
-    }
-    const reading = { lastLine: 0, stopped: false };
-    const open = withReadProgress(
-      interrupt ? untilInterrupted(interrupt, reading, openAt) : openAt,
-      deps.onProgress,
-    );
-    const result = await withLogContext(bindings, () =>
-      importFileJob.run(
-        { runId, feed, file: path, dryRun },
-        { logger, signal: deps.signal, run, open, dispatch, prepare, predict },
-      ),
-    );
-    files.push({
-      path,
-      reported: {
-        path: result.file,
-        sha256: result.sha256,
-        records: result.records,
-        ...(result.encoding ? { encoding: result.encoding } : {}),
-        ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
+  // Per file read: where reading stopped on an interrupt (the summary names the line).
+  const readings = new Map<string, { lastLine: number; stopped: boolean }>();
+  const reads = await withLogContext(bindings, () =>
+    readFiles(
+      paths,
+      { runId, feed, dryRun },
+      {
+        run,
+        dispatch,
+        skip: interrupted,
+        opener: (path) => {
+          const reading = { lastLine: 0, stopped: false };
+          readings.set(path, reading);
+          return withReadProgress(
+            interrupt ? untilInterrupted(interrupt, reading, openAt) : openAt,
+            deps.onProgress,
+          );
+        },
       },
-      ...(result.statements ? { statements: result.statements } : {}),
-    });
-    if (reading.stopped) unread.push({ path: result.file, readUpToLine: reading.lastLine });
-  }
+      { logger, ...(deps.signal ? { signal: deps.signal } : {}), prepare, predict },
+    ),
+  );
+  const files = reads.map((r) => finishedFile(r.path, r.file, r.read));
+  const readAt = new Map(reads.map((r) => [r.path, r]));
+  const unread = paths.flatMap((path) => {
+    const read = readAt.get(path);
+    if (!read) return [{ path: nameOf(location, path), readUpToLine: 0 }];
+    const reading = readings.get(path);
+    return reading?.stopped ? [{ path: read.file, readUpToLine: reading.lastLine }] : [];
+  });
   await Promise.all(inFlight);
   if (wouldSendFile) await closeStream(wouldSendFile);
 

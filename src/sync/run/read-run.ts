@@ -1,0 +1,134 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { importFileJob } from '../../../jobs/import-file.js';
+import type { Feed } from '../../config/feed.js';
+import { exportFile } from '../../sources/locations/export-file.js';
+import type { Location } from '../../sources/locations/location.js';
+import { onlyLines, openRecords } from '../../sources/open-records.js';
+import type { Chunk } from '../chunk.js';
+import type { ImportPorts } from '../import-file.js';
+import { ReadStatements } from '../report/statement-report.js';
+import type { RunHandle } from '../run-handle.js';
+import type { FinishedFile } from './finish-run.js';
+
+/** How a run opens a file as records named for reports (the import's `open`). */
+export type Opener = ImportPorts['open'];
+
+/**
+ * What a run keeps of each file it read, serialisable: the fleet keeps it in the import job
+ * (`job.data.read`) between its reading and its finishing pass; the summary reports it.
+ */
+export const ReadResult = z.strictObject({
+  records: z.int().nonnegative(),
+  sha256: z.string(),
+  /** The encoding the file was read with, for the summary (see src/sources/text-encoding.ts). */
+  encoding: z
+    .strictObject({
+      name: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1']),
+      chosenBy: z.enum(['auto', 'feed']),
+      reason: z.string().optional(),
+    })
+    .optional(),
+  /** Workbook formats: the sheet read, for the summary. */
+  sheet: z.string().optional(),
+  /** Bank statement formats: the file's statements; their balances are applied at the finish. */
+  statements: ReadStatements.optional(),
+});
+export type ReadResult = z.output<typeof ReadResult>;
+
+/** A file the run read: where the location finds it, its name in reports, what was read. */
+export interface FileRead {
+  path: string;
+  file: string;
+  read: ReadResult;
+}
+
+/**
+ * Every read of a run goes through its feed's location, so reports name files as it does.
+ * `lines`: only those lines of a file (a retry run, `reconcile --repair`), the rest not read into
+ * the run; absent, every line.
+ */
+export function exportOpener(location: Location, lines?: (path: string) => ReadonlySet<number>): Opener {
+  return (feed, path) => {
+    const stream = openRecords(feed, exportFile(location, path));
+    return lines ? onlyLines(stream, lines(path)) : stream;
+  };
+}
+
+export interface ReadInput {
+  runId: string;
+  feed: Feed;
+  dryRun: boolean;
+}
+
+/** Where a runner's reading goes: where chunks wait (a memory gate, a queue) and how files open. */
+export interface ReadPort {
+  run: RunHandle;
+  /** How the file at `path` is opened (a runner may watch or cut the reading of it). */
+  opener(path: string): Opener;
+  /** Hands a chunk over; resolves once accepted (the import's backpressure). */
+  dispatch(chunk: Chunk): Promise<void>;
+  /** Whether the file is left unread (an interrupted run reads no further file). */
+  skip?(path: string): boolean;
+}
+
+export interface ReadDeps extends Pick<ImportPorts, 'prepare' | 'predict'> {
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+/**
+ * The run's reading, the same for every runner: each file through the import job (rejected rows
+ * reported, chunks handed to `port.dispatch`), in order; returns what was read of each file.
+ */
+export async function readFiles(
+  paths: readonly string[],
+  input: ReadInput,
+  port: ReadPort,
+  deps: ReadDeps,
+): Promise<FileRead[]> {
+  const reads: FileRead[] = [];
+  for (const path of paths) {
+    if (port.skip?.(path)) continue;
+    const result = await importFileJob.run(
+      { runId: input.runId, feed: input.feed, file: path, dryRun: input.dryRun },
+      {
+        logger: deps.logger,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        run: port.run,
+        open: port.opener(path),
+        dispatch: (chunk) => port.dispatch(chunk),
+        prepare: deps.prepare,
+        ...(deps.predict ? { predict: deps.predict } : {}),
+      },
+    );
+    reads.push({
+      path,
+      file: result.file,
+      read: {
+        records: result.records,
+        sha256: result.sha256,
+        ...(result.encoding ? { encoding: result.encoding } : {}),
+        ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
+        ...(result.statements ? { statements: result.statements } : {}),
+      },
+    });
+  }
+  return reads;
+}
+
+/** A file read, as the run's end takes it (`name`: the file as reports name it). */
+export function finishedFile(path: string, name: string, read: ReadResult): FinishedFile {
+  const { statements } = read;
+  return {
+    path,
+    reported: {
+      path: name,
+      sha256: read.sha256,
+      records: read.records,
+      ...(read.encoding ? { encoding: read.encoding } : {}),
+      ...(read.sheet !== undefined ? { sheet: read.sheet } : {}),
+    },
+    ...(statements ? { statements } : {}),
+  };
+}
