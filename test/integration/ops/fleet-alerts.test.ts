@@ -58,10 +58,22 @@ function alertingWorker(
 const cleanExport = (name: string, rows: number) =>
   transactionsExport({ rows, name, invalidRows: [], excludedRows: [] });
 
+/**
+ * The run's summary once the feed alerts have judged it too: the fleet stores the summary first
+ * and judges after it (issue 27's one order), so on a loaded machine a test reading the logs as
+ * soon as the summary is there would find the run's notice not yet logged.
+ */
 async function runOf(fleet: Fleet, enqueued: Promise<{ runId: string; enqueued: string | false }[]>) {
   const [run] = await enqueued;
   if (!run) throw new Error('nothing enqueued');
-  return { ...run, summary: await fleet.finished(run.runId) };
+  const summary = await fleet.finished(run.runId);
+  const key = fleetKeys(fleet.config.prefix).run(run.runId);
+  const deadline = Date.now() + HANG_GUARD_MS;
+  while ((await fleet.connection.hexists(key, 'judged')) === 0) {
+    if (Date.now() > deadline) throw new Error(`run ${run.runId}: never judged by the feed alerts`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { ...run, summary };
 }
 
 describe('fleet alerts on a change of a feed’s health', () => {
