@@ -1,6 +1,7 @@
 import type { Transaction } from '../../contract/index.js';
 import { type Booking, bookingPartId } from '../../sources/booking.js';
 import type { MappedRecord } from '../../sources/record.js';
+import { decimalOf } from '../../sources/values/amount.js';
 import { addDecimals, isZeroDecimal, negateDecimal } from '../../sources/values/decimal.js';
 import type { OutcomeFields } from '../../sync/build-outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
@@ -149,12 +150,6 @@ async function fetchHeld(
   }
   return fetched;
 }
-
-/** A number the service answered as exact decimal text (amounts have at most a few decimals). */
-const decimalOf = (amount: number): string => {
-  const text = String(amount);
-  return /e/i.test(text) ? amount.toFixed(5) : text;
-};
 
 /** The booking date of a transaction as the service gives it, without a time part. */
 const dateOf = (transaction: Transaction): string => transaction.bookingDate.slice(0, 10);
