@@ -3,7 +3,7 @@ import type { Feed } from '../../config/feed.js';
 import { openRecords, type RecordStream } from '../../sources/open-records.js';
 import type { StopReason } from '../run-handle.js';
 import { RunStopError } from '../stop.js';
-import { heldUnderOld, type OpenRecords, type ServiceReads } from './held-under-old.js';
+import { heldUnderNew, heldUnderOld, type OpenRecords, type ServiceReads } from './held-under-old.js';
 import {
   feedUnder,
   type IdentitySettings,
@@ -47,8 +47,9 @@ export const IDENTITY_CHANGED = 'IDENTITY_CHANGED';
  * second time under the new ones. With the old settings stored in full, the count is of those
  * records (their old IDs derived again and asked as a dry run asks, read-only), and a run none of
  * whose records the service holds goes on. Without them (an entry stored before 2026-11-28, a
- * feed that ran before settings were kept), or when the service cannot be asked, the count is of
- * the run's records with a derived ID. A first run, an unchanged feed, an accepted change, or a
+ * feed that ran before settings were kept, an old mapping that does not fit the file), the count
+ * is of the affected records the service does not hold under their new IDs (an upper bound; none:
+ * the run goes on), or of all affected records when the service cannot be asked. A first run, an unchanged feed, an accepted change, or a
  * change that affects no record (every record carries a source ID, or there is no file) goes on
  * too. It stores nothing: a run stores the settings before its first write (storeBeforeFirstWrite).
  */
@@ -96,15 +97,31 @@ export async function checkIdentity(
     );
     return undefined;
   }
+  // The old IDs unknown: records the service holds under their new IDs are skipped, not doubled.
+  const heldNew = held?.known
+    ? undefined
+    : await heldUnderNew(feed, options.files, options.open, options.reads, sourceIdChanged(previous, next));
+  const bound = heldNew?.known ? affected - heldNew.held : affected;
+  if (bound <= 0) {
+    options.logger.info(
+      { ...log, heldUnderNewIds: affected },
+      'identity settings changed; the old IDs cannot be read, but the service holds every record of this run the change affects under its new ID, so none would be created twice: the run goes on, and stores the new settings before its first write',
+    );
+    return undefined;
+  }
   // The derived-ID wording stays for the common case; a source ID change changes source IDs too.
   const idWord = sourceIdChanged(previous, next) ? 'IDs' : 'derived IDs';
   const keepOld =
     previous.scheme === 1 && next.scheme === 2
       ? ', or set `identityScheme: 1` in the feed to keep the IDs already in the service'
       : ', or undo the change';
+  const alreadyNew =
+    heldNew?.known && heldNew.held > 0
+      ? `; ${heldNew.held} more the service already holds under their new ${idWord} are skipped`
+      : '';
   const count = held?.known
     ? `${held.held} record(s) of this run are in the service under the old ${idWord} and would be created again beside them under new ones`
-    : `${affected} record(s) of this run would get new ${idWord} and be created again beside those already in the service${held ? ` (an upper bound: the service could not be asked which of them it holds under the old IDs: ${held.why})` : ''}`;
+    : `${bound} record(s) of this run would get new ${idWord} and be created again beside those already in the service${held ? ` (an upper bound: the service could not be asked which of them it holds under the old IDs: ${held.why}${alreadyNew})` : alreadyNew ? ` (an upper bound${alreadyNew})` : ''}`;
   return {
     code: IDENTITY_CHANGED,
     exitCode: 2,

@@ -24,10 +24,7 @@ export type HeldUnderOld = { known: true; held: number } | { known: false; why: 
  * Counts the records of `files` whose ID differs read as `before` (the feed under its old identity
  * settings) and as `after` (under the new ones), and whose old ID the service holds: those a run
  * under the new settings would create a second time. A record whose ID the change leaves as it
- * was (a source ID column renamed with the same values) is not counted. Asked chunk by chunk (at
- * most 1000 IDs) with a dry run's read-only prediction in mode insert, where a record the service
- * holds counts whatever its other fields say. A kind whose records carry no externalId in the
- * service (plans, categories) holds none by ID.
+ * was (a source ID column renamed with the same values) is not counted. Asked as `askerFor` asks.
  */
 export async function heldUnderOld<K extends RecordKind>(
   before: FeedOf<K>,
@@ -36,26 +33,9 @@ export async function heldUnderOld<K extends RecordKind>(
   open: OpenRecords,
   reads: ServiceReads,
 ): Promise<HeldUnderOld> {
-  const kind = KINDS[before.kind];
-  if (!kind.sendsExternalId) return { known: true, held: 0 };
-  if (!kind.predict)
-    return { known: false, why: `the service cannot be asked which ${before.kind} it holds` };
+  const asker = askerFor(before, reads);
+  if ('why' in asker) return asker.why;
   try {
-    const settings: ChunkSettings = { ...(await reads.prepare(before)), mode: 'insert' };
-    let held = 0;
-    let seq = 0;
-    const ask = async (records: RecordOf<K>[]) => {
-      const chunk = chunkOf<K>({
-        runId: 'identity-check',
-        feed: before.name,
-        kind: before.kind,
-        accountId: before.accountId,
-        seq: ++seq,
-        settings,
-        records,
-      });
-      held += (await reads.predict(chunk)).skipped.length;
-    };
     for (const file of files) {
       const stream = open(before, file);
       const now = open(after, file);
@@ -82,7 +62,7 @@ export async function heldUnderOld<K extends RecordKind>(
             )
               continue;
             const full = chunker.add(outcome.record);
-            if (full) await ask(full);
+            if (full) await asker.ask(full);
           }
       } finally {
         await newIds.return(undefined); // closes the second reading when the first ends early
@@ -91,13 +71,81 @@ export async function heldUnderOld<K extends RecordKind>(
       const layout = stream.layoutProblem?.();
       if (layout) return { known: false, why: `the old settings do not fit ${stream.file}: ${layout}` };
       const rest = chunker.rest();
-      if (rest) await ask(rest);
+      if (rest) await asker.ask(rest);
     }
-    return { known: true, held };
+    return { known: true, held: asker.held() };
   } catch (error) {
     // The service unreachable, a file that cannot be read again: the caller counts without it.
     return { known: false, why: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * Counts the records of `files` that the changed settings may give another ID (those with a
+ * derived ID, or every record with `everyRecord`) and whose ID under the new settings the service
+ * already holds: a run under them skips those, so they are no duplicates. What is left of the
+ * affected count bounds the duplicates where the old IDs cannot be read (an ID column renamed in
+ * the export and the mapping at once, settings stored without their mappings).
+ */
+export async function heldUnderNew<K extends RecordKind>(
+  after: FeedOf<K>,
+  files: readonly string[],
+  open: OpenRecords,
+  reads: ServiceReads,
+  everyRecord: boolean,
+): Promise<HeldUnderOld> {
+  const asker = askerFor(after, reads);
+  if ('why' in asker) return asker.why;
+  try {
+    for (const file of files) {
+      const chunker = new Chunker<RecordOf<K>>();
+      for await (const batch of open(after, file).batches)
+        for (const outcome of batch) {
+          if (outcome.kind !== 'mapped' || !(everyRecord || outcome.record.derivedId)) continue;
+          const full = chunker.add(outcome.record);
+          if (full) await asker.ask(full);
+        }
+      const rest = chunker.rest();
+      if (rest) await asker.ask(rest);
+    }
+    return { known: true, held: asker.held() };
+  } catch (error) {
+    return { known: false, why: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Asks the service chunk by chunk (at most 1000 IDs) with a dry run's read-only prediction in mode
+ * insert, where a record the service holds counts whatever its other fields say. A kind whose
+ * records carry no externalId in the service (plans, categories) holds none by ID.
+ */
+function askerFor<K extends RecordKind>(
+  feed: FeedOf<K>,
+  reads: ServiceReads,
+): { why: HeldUnderOld } | { ask(records: RecordOf<K>[]): Promise<void>; held(): number } {
+  const kind = KINDS[feed.kind];
+  if (!kind.sendsExternalId) return { why: { known: true, held: 0 } };
+  if (!kind.predict)
+    return { why: { known: false, why: `the service cannot be asked which ${feed.kind} it holds` } };
+  let settings: Promise<ChunkSettings> | undefined;
+  let held = 0;
+  let seq = 0;
+  return {
+    async ask(records) {
+      settings ??= reads.prepare(feed).then((prepared) => ({ ...prepared, mode: 'insert' as const }));
+      const chunk = chunkOf<K>({
+        runId: 'identity-check',
+        feed: feed.name,
+        kind: feed.kind,
+        accountId: feed.accountId,
+        seq: ++seq,
+        settings: await settings,
+        records,
+      });
+      held += (await reads.predict(chunk)).skipped.length;
+    },
+    held: () => held,
+  };
 }
 
 /** A stream's outcomes one at a time, to pair them with another reading of the same file. */

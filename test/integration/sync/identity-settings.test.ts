@@ -247,38 +247,51 @@ describe('identity settings change detection (in-process)', () => {
  * Where records' own IDs come from is an identity setting (session 10 found it was not): another
  * ID column, or none, gives every record another ID, and the next run created them all again.
  */
-describe('the source ID mapping is an identity setting', () => {
+// Two ID columns: Ref and Copy hold the same values, Other different ones.
+const WITH_IDS = `${CSV.split('\n')
+  .map((line, i) =>
+    line === '' ? line : i === 0 ? `${line};Copy;Other` : `${line};${line.split(';')[0]};X${i}`,
+  )
+  .join('\n')}`;
+const withId = (name: string, id: string | undefined) => {
+  const path = feed({ name, bankAccount: name });
+  writeFileSync(join(dirname(path), 'export.csv'), WITH_IDS);
+  const yaml = readFileSync(path, 'utf8');
+  writeFileSync(
+    path,
+    id === undefined ? yaml : yaml.replace('mapping:\n', `mapping:\n  externalId: ${id}\n`),
+  );
+  return path;
+};
+
+type IdentityEntry = { fields: Record<string, string>; mappings?: Record<string, unknown> };
+
+/** A sandbox of its own (5 bank accounts at most per account) with the identity store beside its reports. */
+function sourceIdHarness() {
   let h: Awaited<ReturnType<typeof syncHarness>>;
   let store: FileIdentityStore;
-  const ids = () => ({ identity: { store, accept: false } });
-  const transactionsOf = (externalId: string) => transactionsIn(h, externalId);
-  const stored = () => JSON.parse(readFileSync(store.path, 'utf8')) as Record<string, IdentityEntry>;
-  type IdentityEntry = { fields: Record<string, string>; mappings?: Record<string, unknown> };
-  // Two ID columns: Ref and Copy hold the same values, Other different ones.
-  const WITH_IDS = `${CSV.split('\n')
-    .map((line, i) =>
-      line === '' ? line : i === 0 ? `${line};Copy;Other` : `${line};${line.split(';')[0]};X${i}`,
-    )
-    .join('\n')}`;
-  const withId = (name: string, id: string | undefined) => {
-    const path = feed({ name, bankAccount: name });
-    writeFileSync(join(dirname(path), 'export.csv'), WITH_IDS);
-    const yaml = readFileSync(path, 'utf8');
-    writeFileSync(
-      path,
-      id === undefined ? yaml : yaml.replace('mapping:\n', `mapping:\n  externalId: ${id}\n`),
-    );
-    return path;
-  };
   beforeAll(async () => {
     h = await syncHarness();
     store = new FileIdentityStore(h.reportDir);
   });
   afterAll(() => h.close());
+  return {
+    run: (path: string) => h.run(path, false, undefined, { identity: { store, accept: false } }),
+    transactionsOf: (externalId: string) => transactionsIn(h, externalId),
+    stored: () => JSON.parse(readFileSync(store.path, 'utf8')) as Record<string, IdentityEntry>,
+    get store() {
+      return store;
+    },
+  };
+}
+
+describe('the source ID mapping is an identity setting', () => {
+  const t = sourceIdHarness();
+  const { run: runFeed, transactionsOf, stored } = t;
 
   it('another ID column, or none, stops the run naming the change and the records held under the old IDs', async () => {
     const name = 'source-id-changed';
-    const first = await h.run(withId(name, 'Ref'), false, undefined, ids());
+    const first = await runFeed(withId(name, 'Ref'));
     expect(first.summary.counts.created).toBe(4);
     expect(stored()[name]?.fields.externalId).toBe('column "Ref"');
     expect(stored()[name]?.mappings?.externalId).toBe('Ref');
@@ -286,7 +299,7 @@ describe('the source ID mapping is an identity setting', () => {
       ['Other', 'externalId: column "Ref" -> column "Other"'],
       [undefined, 'externalId: column "Ref" -> not mapped'],
     ] as const) {
-      const run = await h.run(withId(name, id), false, undefined, ids());
+      const run = await runFeed(withId(name, id));
       expect(run.summary.stopReason).toMatchObject({ code: 'IDENTITY_CHANGED', exitCode: 2 });
       expect(run.summary.stopReason?.message).toContain(line);
       expect(run.summary.stopReason?.message).toContain(
@@ -300,9 +313,9 @@ describe('the source ID mapping is an identity setting', () => {
 
   it('derived IDs replaced by an ID column stop too: the service holds the records under their derived IDs', async () => {
     const name = 'source-id-added';
-    expect((await h.run(withId(name, undefined), false, undefined, ids())).summary.counts.created).toBe(4);
+    expect((await runFeed(withId(name, undefined))).summary.counts.created).toBe(4);
     expect(stored()[name]?.fields.externalId).toBe('not mapped');
-    const run = await h.run(withId(name, 'Ref'), false, undefined, ids());
+    const run = await runFeed(withId(name, 'Ref'));
     expect(run.summary.stopReason?.code).toBe('IDENTITY_CHANGED');
     expect(run.summary.stopReason?.message).toContain('externalId: not mapped -> column "Ref"');
     expect(transactionsOf(name)).toHaveLength(4);
@@ -310,8 +323,8 @@ describe('the source ID mapping is an identity setting', () => {
 
   it('another column with the same IDs changes no record: the run goes on and creates nothing', async () => {
     const name = 'source-id-same-values';
-    expect((await h.run(withId(name, 'Ref'), false, undefined, ids())).summary.counts.created).toBe(4);
-    const run = await h.run(withId(name, 'Copy'), false, undefined, ids());
+    expect((await runFeed(withId(name, 'Ref'))).summary.counts.created).toBe(4);
+    const run = await runFeed(withId(name, 'Copy'));
     expect(run.summary.stopReason).toBeUndefined();
     expect(run.summary.counts).toMatchObject({ created: 0, skipped: 4 });
     expect(transactionsOf(name)).toHaveLength(4);
@@ -319,14 +332,48 @@ describe('the source ID mapping is an identity setting', () => {
 
   it('settings stored before the source ID was kept do not compare it: an upgrade stops no feed', async () => {
     const name = 'source-id-old-entry';
-    expect((await h.run(withId(name, 'Ref'), false, undefined, ids())).summary.counts.created).toBe(4);
+    expect((await runFeed(withId(name, 'Ref'))).summary.counts.created).toBe(4);
     const all = stored();
     const entry = all[name] as IdentityEntry;
     delete entry.fields.externalId;
     delete entry.mappings?.externalId;
-    writeFileSync(store.path, JSON.stringify(all));
-    const run = await h.run(withId(name, 'Ref'), false, undefined, ids());
+    writeFileSync(t.store.path, JSON.stringify(all));
+    const run = await runFeed(withId(name, 'Ref'));
     expect(run.summary.stopReason).toBeUndefined();
     expect(run.summary.counts).toMatchObject({ created: 0, skipped: 4 });
+  });
+});
+
+describe('an ID column renamed in the export and the mapping at once', () => {
+  const t = sourceIdHarness();
+  const { run: runFeed, transactionsOf, stored } = t;
+
+  it('records held under their new IDs go on, the rest bounds the stop', async () => {
+    const name = 'source-id-renamed';
+    expect((await runFeed(withId(name, 'Ref'))).summary.counts.created).toBe(4);
+    const path = withId(name, 'Id');
+    const exportPath = join(dirname(path), 'export.csv');
+    writeFileSync(exportPath, WITH_IDS.replace(/^Ref;/, 'Id;'));
+    const run = await runFeed(path);
+    expect(run.summary.stopReason).toBeUndefined();
+    expect(run.summary.counts).toMatchObject({ created: 0, skipped: 4 });
+    expect(transactionsOf(name)).toHaveLength(4);
+    // It wrote nothing, so the settings it was checked under are not stored (docs/identity.md).
+    expect(stored()[name]?.fields.externalId).toBe('column "Ref"');
+
+    // A new row beside them: its ID is not held, so the stop names it alone, as an upper bound.
+    writeFileSync(
+      exportPath,
+      `${WITH_IDS.replace(/^Ref;/, 'Id;')}R9;06.04.2018;-9,00;KARTENZAHLUNG;Neu;Neu GmbH;R9;X9\n`,
+    );
+    const more = await runFeed(path);
+    expect(more.summary.stopReason).toMatchObject({ code: 'IDENTITY_CHANGED', exitCode: 2 });
+    expect(more.summary.stopReason?.message).toContain(
+      '1 record(s) of this run would get new IDs and be created again beside those already in the service (an upper bound: the service could not be asked which of them it holds under the old IDs: the old settings do not fit',
+    );
+    expect(more.summary.stopReason?.message).toContain(
+      '; 4 more the service already holds under their new IDs are skipped)',
+    );
+    expect(transactionsOf(name)).toHaveLength(4);
   });
 });
