@@ -5,10 +5,8 @@ import { BankAccountRoutes } from '../src/kinds/transactions/bank-account-target
 import { type Chunk, type ChunkOf, chunkOf } from '../src/sync/chunk.js';
 import { WRITE_MODES } from '../src/sync/chunk-settings.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
-import type { CreateClaims, SyncClient } from '../src/sync/ports.js';
-import { syncChunk } from '../src/sync/sync-chunk.js';
-import type { Clock } from '../src/time/clock.js';
-import type { JobContext, JobDefinition } from './job.js';
+import { type ChunkExecution, runChunk } from '../src/sync/run-chunk.js';
+import type { JobDefinition } from './job.js';
 
 /** A record as it crossed a process boundary: its payload is checked against its kind's contract again. */
 function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
@@ -100,24 +98,12 @@ export const SyncChunkPayload: z.ZodType<Chunk> = z
     return z.NEVER;
   });
 
-export interface SyncChunkContext extends JobContext {
-  client: SyncClient;
-  clock: Clock;
-  /** Serialises creates of one (account, externalId) across runs and workers. */
-  claims?: CreateClaims;
-}
-
-/** Syncs one chunk with its kind's strategy; its outcomes are stored before it returns. */
-export const syncChunkJob: JobDefinition<Chunk, SyncChunkContext, RecordOutcome[]> = {
+/**
+ * Syncs one chunk that holds its tenant slot with its kind's strategy; its outcomes are stored
+ * before it returns. Both runners call `run`, the core's one chunk step (src/sync/run-chunk.ts).
+ */
+export const syncChunkJob: JobDefinition<Chunk, ChunkExecution, RecordOutcome[]> = {
   name: 'sync-chunk',
   payload: SyncChunkPayload,
-  run: (chunk, ctx) =>
-    syncChunk(chunk, ctx.run, {
-      client: ctx.client,
-      clock: ctx.clock,
-      logger: ctx.logger,
-      accountId: chunk.accountId,
-      signal: ctx.signal,
-      ...(ctx.claims ? { claims: ctx.claims } : {}),
-    }),
+  run: runChunk,
 };

@@ -6,7 +6,6 @@ import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
 import { type FleetGate, tenantKey } from '../gate/gate.js';
 import type { Chunk } from '../sync/chunk.js';
-import { executeChunk } from '../sync/execute-chunk.js';
 import { storeBeforeFirstWrite } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
@@ -122,23 +121,18 @@ export function chunkProcessor(deps: ChunkJobDeps) {
             beforeWrite: storeBeforeFirstWrite(() => identity.storeForRun(chunk.runId, chunk.feed)),
           }
         : handle;
-      const outcomes = await executeChunk(chunk, {
+      const outcomes = await syncChunkJob.run(chunk, {
         run,
+        client: deps.client,
+        clock: deps.clock,
         logger,
         // The shared client's lines (retries, alerts) then carry the chunk's bindings too.
         logContext: bindings,
         elapsed,
         meter,
-        sync: () =>
-          syncChunkJob.run(chunk, {
-            client: deps.client,
-            clock: deps.clock,
-            logger,
-            run,
-            // Creates of one (account, externalId) are serialised fleet-wide (docs/once-only.md).
-            claims: new RedisCreateClaims(deps.redis, deps.keys),
-            ...(deps.signal ? { signal: deps.signal } : {}),
-          }),
+        // Creates of one (account, externalId) are serialised fleet-wide (docs/once-only.md).
+        claims: new RedisCreateClaims(deps.redis, deps.keys),
+        ...(deps.signal ? { signal: deps.signal } : {}),
         takeOver: async () => {
           if (!deps.signal?.aborted) return undefined;
           // The worker aborted the chunk's requests (worker.ts). Failed records would complete the

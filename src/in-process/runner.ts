@@ -19,7 +19,6 @@ import type { RunAlerts } from '../sync/alerts.js';
 import { failedAll } from '../sync/build-outcome.js';
 import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
-import { executeChunk } from '../sync/execute-chunk.js';
 import { type IdentityStore, storeBeforeFirstWrite } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
@@ -156,20 +155,18 @@ async function runFeedAt(
       return;
     }
     const ctx = chunkCtx(chunk);
-    const task = executeChunk(chunk, {
+    const synced = syncChunkJob.run(chunk, {
+      ...ctx,
       run,
-      logger: ctx.logger,
       // The shared client's lines (retries, alerts) carry the chunk too (log-context.ts).
       logContext: { chunk: chunk.seq },
       elapsed: stopwatch(),
       meter,
-      sync: () => syncChunkJob.run(chunk, { ...ctx, run }),
       // Past the grace period of an interrupt its requests were aborted: not sent (or not
       // confirmed), which the next run's existence check settles.
       takeOver: async () => (interrupted() && deps.signal?.aborted ? notSent(chunk) : undefined),
-    })
-      .then(() => undefined)
-      .finally(() => lease.release());
+    });
+    const task = synced.then(() => undefined).finally(() => lease.release());
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));
   };
