@@ -4,7 +4,7 @@ import type { AccountStop, AccountStops } from '../sync/ports.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { RunTally } from '../sync/report/summary.js';
-import type { RunEndPort, SettledRun } from '../sync/run/finish-run.js';
+import type { KeptRun } from '../sync/run/run-port.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { type FirstSeen, runKey, SeenIds } from '../sync/seen-ids.js';
 
@@ -13,9 +13,9 @@ export type ProgressListener = (delta: { records: number; bytes: number }) => vo
 
 /**
  * A run of this process: tallies outcomes on their way to the sink and keeps the stop state; its
- * end (sync/run/finish-run.ts) reads the tally kept here and stores the summary in the sink.
+ * end (sync/run/finish-run.ts) reads the tally kept here (`kept`) and stores the summary in the sink.
  */
-export class MemoryRun implements RunHandle, RunEndPort {
+export class MemoryRun implements RunHandle {
   readonly #tally = new RunTally();
   #wouldSend = 0;
   /** Records that ended `failed`, per file name: which files another run must read (after-care). */
@@ -84,30 +84,23 @@ export class MemoryRun implements RunHandle, RunEndPort {
     this.onProgress({ records: records.length, bytes: 0 });
   }
 
-  // The run's end: tallied on the way in (one process, no replay), so nothing is read back.
-  async storedSummary(): Promise<RunSummary | undefined> {
-    return this.#summary;
-  }
-
-  async settled(): Promise<SettledRun> {
-    return { tally: this.#tally, failedLines: this.#failedLines };
-  }
-
-  async wouldSendCount(): Promise<number> {
-    return this.#wouldSend;
-  }
-
-  async storeSummary(summary: RunSummary): Promise<void> {
-    if (this.#summary) return;
-    this.#summary = summary;
-    await this.report.finish(summary);
-  }
-
-  async alertsOwed(): Promise<boolean> {
-    return !this.#judged;
-  }
-
-  async alertsJudged(): Promise<void> {
-    this.#judged = true;
-  }
+  /**
+   * Where the run is kept, as its end reads it (the RunPort's keeping): tallied on the way in (one
+   * process, no replay), so nothing is read back.
+   */
+  readonly kept: KeptRun = {
+    run: this,
+    storedSummary: async () => this.#summary,
+    settled: async () => ({ tally: this.#tally, failedLines: this.#failedLines }),
+    wouldSendCount: async () => this.#wouldSend,
+    storeSummary: async (summary) => {
+      if (this.#summary) return;
+      this.#summary = summary;
+      await this.report.finish(summary);
+    },
+    alertsOwed: async () => !this.#judged,
+    alertsJudged: async () => {
+      this.#judged = true;
+    },
+  };
 }

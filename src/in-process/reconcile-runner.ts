@@ -7,15 +7,10 @@ import { ACCOUNT_FIELD } from '../kinds/field-spec.js';
 import { KINDS } from '../kinds/registry.js';
 import { ReconcileFileSink, type ReconcileFiles } from '../report-files/reconcile-files.js';
 import { FileStopError } from '../sources/file-stop.js';
-import { listArrived } from '../sources/locations/arrival.js';
-import { exportFile, nameOf } from '../sources/locations/export-file.js';
+import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
-import { noFileRule } from '../sources/locations/no-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
-import { arrivalOf } from '../sources/locations/source-keys.js';
-import { openRecords } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
-import { resolveFeedAccount } from '../sync/feed-account.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import { Comparison } from '../sync/reconcile/compare.js';
 import { ReconcileRefused } from '../sync/reconcile/held.js';
@@ -26,6 +21,9 @@ import {
   type ReconcileSummary,
   stateOf,
 } from '../sync/reconcile/summary.js';
+import { listExports, noExport } from '../sync/run/list-run.js';
+import { runAccount } from '../sync/run/open-run.js';
+import { exportOpener } from '../sync/run/read-run.js';
 import type { StopReason } from '../sync/run-handle.js';
 import { newRunId } from '../sync/run-id.js';
 import { RunStopError, stopFor } from '../sync/stop.js';
@@ -107,7 +105,7 @@ async function reconcileAt<R extends ReconcileReport>(
   open: (reconcileId: string) => Promise<R>,
 ): Promise<{ summary: ReconcileSummary; report: R; repair: ReconcileRun['repair'] }> {
   const startedAt = deps.clock.now();
-  const account = await resolveFeedAccount(loaded.feed, deps.client, deps.signal);
+  const account = await runAccount(loaded.feed, deps.client, deps.signal);
   const { feed } = account;
   const id = deps.reconcileId ?? newRunId(`${feed.name}-reconcile`, startedAt);
   const logger = deps.logger.child({ reconcileId: id, feed: feed.name, tenant: feed.accountId });
@@ -115,20 +113,21 @@ async function reconcileAt<R extends ReconcileReport>(
   const firstDifferences = keepingFirstDifferences(sink);
   let stop: StopReason | undefined = account.stop;
   // A location that refuses stops this feed's reconcile alone, with its report (stopOf).
-  const listing = await listArrived(location, loaded.sourceGlob, arrivalOf(feed.source), {
-    clock: deps.clock,
-  }).catch((error: unknown) => {
-    stop ??= stopOf(error);
-    if (!stop) throw error;
-    return { ready: [], waiting: [] };
-  });
-  const paths = listing.ready.map((f) => f.path);
+  const listing = await listExports(
+    location,
+    loaded.sourceGlob,
+    feed,
+    deps.clock,
+    (error) => stop ?? stopOf(error),
+  );
+  stop ??= listing.stop;
+  const paths = listing.listed.listing.ready.map((f) => f.path);
   // No export is no equal comparison: the same rule as sync's (exit 2 unless source.allowNoFiles).
-  const noFile = stop ? {} : await noFileRule(location, loaded.sourceGlob, listing, feed.source);
-  if (noFile.allowed) logger.info({ glob: loaded.sourceGlob }, noFile.allowed);
+  const noFile = stop ? {} : await noExport(listing.listed, feed, logger);
   stop ??= noFile.stop;
+  const records = exportOpener(location);
   async function* read(): AsyncGenerator<readonly MapOutcome[]> {
-    for (const path of paths) yield* openRecords(feed, exportFile(location, path)).batches;
+    for (const path of paths) yield* records(feed, path).batches;
   }
   const ctx: ChunkContext = {
     client: deps.client,

@@ -1,36 +1,26 @@
-import { createWriteStream } from 'node:fs';
 import type { Logger } from 'pino';
 import { syncChunkJob } from '../../jobs/sync-chunk.js';
-import type { Feed, FeedOf } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import { type Lease, tenantKey, type WaitingGate } from '../gate/gate.js';
-import type { RecordKind, RecordOf } from '../kinds/registry.js';
-import { withLogContext } from '../logging/log-context.js';
-import { FileReportSink, type ReportFiles } from '../report-files/file-sink.js';
-import { closeStream, write } from '../report-files/stream-write.js';
-import { listArrived } from '../sources/locations/arrival.js';
+import type { ReportFiles } from '../report-files/file-sink.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
-import { arrivalOf } from '../sources/locations/source-keys.js';
-import type { RecordStream } from '../sources/open-records.js';
-import type { MapOutcome } from '../sources/record.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import { failedAll } from '../sync/build-outcome.js';
 import type { Chunk } from '../sync/chunk.js';
 import { processCreateClaims } from '../sync/create-claims.js';
-import { type IdentityStore, storeBeforeFirstWrite } from '../sync/identity/check.js';
+import type { IdentityStore } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { ChunkContext, SyncClient } from '../sync/ports.js';
 import type { RunSummary } from '../sync/report/summary.js';
-import { finishRun } from '../sync/run/finish-run.js';
-import { openRun, runAccount } from '../sync/run/open-run.js';
-import { exportOpener, finishedFile, readFiles } from '../sync/run/read-run.js';
+import { listRun } from '../sync/run/list-run.js';
+import { runAccount } from '../sync/run/open-run.js';
+import { runToEnd } from '../sync/run/run.js';
 import { newRunId } from '../sync/run-id.js';
-import { stopFor } from '../sync/stop.js';
 import type { Clock } from '../time/clock.js';
-import { MemoryRun, type ProgressListener } from './memory-run.js';
-import { withReadProgress } from './read-progress.js';
+import type { ProgressListener } from './memory-run.js';
+import { memoryPort, reportedRun } from './run-port.js';
 
 export interface RunnerDeps {
   client: SyncClient;
@@ -101,34 +91,20 @@ async function runFeedAt(
   const runId = newRunId(feed.name, startedAt);
   const bindings = { runId, feed: feed.name, tenant: feed.accountId };
   const logger = deps.logger.child(bindings);
-  const sink = await FileReportSink.create(deps.reportDir, runId);
+  const { run, files, close } = await reportedRun(runId, feed, dryRun, deps);
   const { meter } = deps;
-  const wouldSendFile = dryRun ? createWriteStream(`${sink.files.dir}/would-send.ndjson`) : undefined;
-  const run = new MemoryRun(
-    runId,
-    sink,
-    async (records) => {
-      if (!wouldSendFile) return;
-      const lines = records.map(
-        (r) =>
-          `${JSON.stringify({ file: r.file, line: r.line, externalId: r.externalId, payload: r.payload })}\n`,
-      );
-      await write(wouldSendFile, lines.join(''));
-    },
-    deps.onProgress,
-    meter && ((outcomes) => meter.recorded(feed.kind, feed.accountId, outcomes)),
-  );
 
-  const chunkCtx = (chunk: Chunk): ChunkContext => ({
+  // The tenant's context; creates of one (account, externalId), the target bank account too, are
+  // serialised across the runs of this process.
+  const contextOf = (accountId: number, log: Logger): ChunkContext => ({
     client: deps.client,
     clock: deps.clock,
-    logger: logger.child({ chunk: chunk.seq }),
-    accountId: chunk.accountId,
+    logger: log,
+    accountId,
     signal: deps.signal,
-    // Creates of one (account, externalId) are serialised across the runs of this process.
     claims: processCreateClaims,
   });
-  const inFlight = new Set<Promise<void>>();
+  const chunkCtx = (chunk: Chunk) => contextOf(chunk.accountId, logger.child({ chunk: chunk.seq }));
   const { interrupt } = deps;
   const interrupted = () => interrupt?.aborted === true;
   const notSent = async (chunk: Chunk) => {
@@ -141,7 +117,8 @@ async function runFeedAt(
   };
   // Waiting for a slot ends on an interrupt too: those records are then not sent.
   const slotSignal = AbortSignal.any([interrupt, deps.signal].filter((s) => s !== undefined));
-  const dispatch = async (chunk: Chunk): Promise<void> => {
+  // Where chunks wait (the memory gate) and run (here): the chunk's execution, once it holds its slot.
+  const dispatch = async (chunk: Chunk, running: (task: Promise<void>) => void): Promise<void> => {
     if (interrupted()) {
       await notSent(chunk);
       return;
@@ -166,111 +143,48 @@ async function runFeedAt(
       // confirmed), which the next run's existence check settles.
       takeOver: async () => (interrupted() && deps.signal?.aborted ? notSent(chunk) : undefined),
     });
-    const task = synced.then(() => undefined).finally(() => lease.release());
-    inFlight.add(task);
-    void task.finally(() => inFlight.delete(task));
+    running(synced.then(() => undefined).finally(() => lease.release()));
   };
-  const prepareCtx = (f: Feed): ChunkContext => ({
-    client: deps.client,
+  const { identity } = deps;
+  const port = memoryPort(run, dispatch, {
+    location,
+    ...(interrupt ? { interrupt } : {}),
+    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+    ...(identity ? { identity: { store: identity.store, feed: feed.name } } : {}),
+    drained: close,
+  });
+  const { listed, waiting } = await listRun(location, loaded.sourceGlob, feed, {
     clock: deps.clock,
     logger,
-    accountId: f.accountId,
-    signal: deps.signal,
-    // The target bank account is created once even when two runs of the account start together.
-    claims: processCreateClaims,
+    stop: (stop) => run.stop(stop),
   });
-
-  const arrival = arrivalOf(feed.source);
-  // A `stable` feed lists twice, stableAfterSeconds apart, before the first record is read. A
-  // location that refuses (a host key, a login, a secret not set) stops this feed's run, reported
-  // like any stop; the other feeds of the command go on.
-  const listing = await listArrived(location, loaded.sourceGlob, arrival, { clock: deps.clock }).catch(
-    async (error: unknown) => {
-      const stop = stopFor(error);
-      if (!stop) throw error;
-      logger.error({ code: stop.code }, `run stopped: ${stop.message}`);
-      await run.stop({ code: stop.code, message: stop.message, exitCode: stop.exitCode });
-      return { ready: [], waiting: [] };
-    },
-  );
-  const paths = listing.ready.map((f) => f.path);
-  const waiting = listing.waiting.map((w) => ({ path: nameOf(location, w.path), reason: w.reason }));
-  for (const w of waiting) logger.info({ file: w.path }, `export file waits: ${w.reason}`);
-  const { onlyLines: only, identity } = deps;
-  const openAt = exportOpener(location, only && ((path) => only.get(nameOf(location, path)) ?? new Set()));
-  const { prepare, predict, noFile } = await openRun(
-    {
-      account,
-      dryRun,
-      files: paths,
-      open: openAt,
-      listed: { location, glob: loaded.sourceGlob, listing },
-      ...(identity ? { identity } : {}),
-    },
-    {
-      handle: run,
-      expectWrites: async (settings) => {
-        const store = identity?.store;
-        if (store) run.beforeWrite = storeBeforeFirstWrite(() => store.save(feed.name, settings));
-      },
-    },
-    { logger, context: prepareCtx, chunkContext: chunkCtx },
-  );
-  // Per file read: where reading stopped on an interrupt (the summary names the line).
-  const readings = new Map<string, { lastLine: number; stopped: boolean }>();
-  const reads = await withLogContext(bindings, () =>
-    readFiles(
-      paths,
-      { runId, feed, dryRun },
-      {
-        run,
-        dispatch,
-        skip: interrupted,
-        opener: (path) => {
-          const reading = { lastLine: 0, stopped: false };
-          readings.set(path, reading);
-          return withReadProgress(
-            interrupt ? untilInterrupted(interrupt, reading, openAt) : openAt,
-            deps.onProgress,
-          );
-        },
-      },
-      { logger, ...(deps.signal ? { signal: deps.signal } : {}), prepare, predict },
-    ),
-  );
-  const files = reads.map((r) => finishedFile(r.path, r.file, r.read));
-  const readAt = new Map(reads.map((r) => [r.path, r]));
-  const unread = paths.flatMap((path) => {
-    const read = readAt.get(path);
-    if (!read) return [{ path: nameOf(location, path), readUpToLine: 0 }];
-    const reading = readings.get(path);
-    return reading?.stopped ? [{ path: read.file, readUpToLine: reading.lastLine }] : [];
-  });
-  await Promise.all(inFlight);
-  if (wouldSendFile) await closeStream(wouldSendFile);
-
-  const summary = await finishRun(
+  const only = deps.onlyLines;
+  const summary = await runToEnd(
     {
       runId,
-      feed,
+      account,
       dryRun,
+      location,
+      paths: listed.listing.ready.map((f) => f.path),
+      ...(only ? { lines: (path: string) => only.get(nameOf(location, path)) ?? new Set<number>() } : {}),
+      listed,
+      ...(identity ? { identity } : {}),
       startedAt,
-      files,
-      ...(interrupted() ? { interrupted: { signal: String(interrupt?.reason), unread } } : {}),
       waiting,
-      ...(noFile ? { noFile } : {}),
     },
-    run,
+    port,
     {
       logger,
       now: () => deps.clock.now(),
-      context: prepareCtx(feed),
+      context: (f) => contextOf(f.accountId, logger),
+      chunkContext: chunkCtx,
+      ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.alerts ? { alerts: sideChannel(deps.alerts, logger) } : {}),
-      location,
       ...(deps.target ? { target: deps.target } : {}),
+      logContext: bindings,
     },
   );
-  return { summary, files: sink.files };
+  return { summary, files };
 }
 
 /**
@@ -286,38 +200,5 @@ function sideChannel(alerts: RunAlerts, logger: Logger): RunAlerts {
           logger.error({ err: error }, "could not judge the feed's health; no alert sent"),
         ),
     close: (waitMs) => alerts.close(waitMs),
-  };
-}
-
-/**
- * Opens records as usual but ends the file at the first batch after `interrupt`: records not yet
- * handed on are never read (the summary names the line where reading stopped). A file left
- * unfinished has no sha256 of its whole content: its summary entry says so.
- */
-function untilInterrupted(
-  interrupt: AbortSignal,
-  reading: { lastLine: number; stopped: boolean },
-  open: <K extends RecordKind>(feed: FeedOf<K>, file: string) => RecordStream<RecordOf<K>>,
-) {
-  return <K extends RecordKind>(feed: FeedOf<K>, file: string): RecordStream<RecordOf<K>> => {
-    const inner = open(feed, file);
-    let partial: (hash: string) => void = () => {};
-    const cut = new Promise<string>((resolve) => {
-      partial = resolve;
-    });
-    async function* batches(): AsyncGenerator<readonly MapOutcome<RecordOf<K>>[]> {
-      for await (const batch of inner.batches) {
-        if (interrupt.aborted) {
-          reading.stopped = true;
-          partial('(not read to the end: interrupted)');
-          return;
-        }
-        for (const outcome of batch) reading.lastLine = Math.max(reading.lastLine, outcome.record.line);
-        yield batch;
-      }
-    }
-    // The whole file's hash never comes when reading stops early; it must not reject unheard.
-    inner.sha256.catch(() => undefined);
-    return { ...inner, batches: batches(), sha256: Promise.race([inner.sha256, cut]) };
   };
 }

@@ -4,42 +4,10 @@ import type { Location } from '../../sources/locations/location.js';
 import type { RunAlerts } from '../alerts.js';
 import type { ChunkContext } from '../ports.js';
 import type { ReadStatements } from '../report/statement-report.js';
-import { buildSummary, type ReportedFile, type RunSummary, type RunTally } from '../report/summary.js';
-import type { StopReason } from '../run-handle.js';
+import { buildSummary, type ReportedFile, type RunSummary } from '../report/summary.js';
 import { settleStatements } from '../settle-balances.js';
 import { careForFiles } from './after-care.js';
-
-/** The run's outcomes as stored: what the summary counts, and the lines that failed, per file name. */
-export interface SettledRun {
-  tally: RunTally;
-  failedLines: ReadonlyMap<string, readonly number[]>;
-}
-
-/**
- * Where a runner keeps its run (the in-process memory and report files, the fleet's Redis): the
- * port the run's end goes through, the same for both runners.
- */
-export interface RunEndPort {
-  /** The summary stored by an earlier finish of this run (a replayed finishing job), if any. */
-  storedSummary(): Promise<RunSummary | undefined>;
-  /** One pass over the run's stored outcomes. */
-  settled(): Promise<SettledRun>;
-  stopReason(): Promise<StopReason | undefined>;
-  /** Dry runs: how many records would have been sent. */
-  wouldSendCount(): Promise<number>;
-  /** Stores the summary; a second call for the run keeps the first (idempotent). */
-  storeSummary(summary: RunSummary): Promise<void>;
-  /** Whether the feed alerts still have to judge the run (not done by an earlier finish). */
-  alertsOwed(): Promise<boolean>;
-  /** Notes that the feed alerts judged the run. */
-  alertsJudged(): Promise<void>;
-  /**
-   * Once the summary is stored: whether a later run reads the run's file again for its failed
-   * lines (the fleet's retry runs), so that after-care leaves it. `failedLines` is absent for a
-   * replayed finish, which decides from the stored summary. Absent: a runner without retry runs.
-   */
-  retryOwed?(summary: RunSummary, failedLines?: SettledRun['failedLines']): Promise<boolean>;
-}
+import type { EndPort } from './run-port.js';
 
 /** A file the run read, as the location names it and as the summary reports it. */
 export interface FinishedFile {
@@ -86,7 +54,7 @@ export interface FinishDeps {
  * and noting, the health store's atomic swap keeps a second judgment of the same run silent), and
  * the after-care (a file already moved or deleted is left alone).
  */
-export async function finishRun(input: FinishInput, port: RunEndPort, deps: FinishDeps): Promise<RunSummary> {
+export async function finishRun(input: FinishInput, port: EndPort, deps: FinishDeps): Promise<RunSummary> {
   const stored = await port.storedSummary();
   if (stored) {
     await judge(stored, input, port, deps);
@@ -94,7 +62,7 @@ export async function finishRun(input: FinishInput, port: RunEndPort, deps: Fini
     return stored;
   }
   const { logger } = deps;
-  const stop = await port.stopReason();
+  const stop = await port.run.stopReason();
   const notApplied = input.interrupted
     ? 'the run was interrupted'
     : stop
@@ -165,7 +133,7 @@ export async function finishRun(input: FinishInput, port: RunEndPort, deps: Fini
 }
 
 /** The feed alerts judge the run once; an interrupted run says nothing of the feed's health. */
-async function judge(summary: RunSummary, input: FinishInput, port: RunEndPort, deps: FinishDeps) {
+async function judge(summary: RunSummary, input: FinishInput, port: EndPort, deps: FinishDeps) {
   if (!deps.alerts || input.interrupted || !(await port.alertsOwed())) return;
   await deps.alerts.runFinished(summary, { retry: input.retry === true });
   await port.alertsJudged();

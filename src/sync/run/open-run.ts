@@ -1,18 +1,17 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../../config/feed.js';
-import type { ArrivedListing } from '../../sources/locations/arrival.js';
-import type { Location } from '../../sources/locations/location.js';
-import { noFileRule } from '../../sources/locations/no-file.js';
 import type { Chunk } from '../chunk.js';
 import type { ChunkSettings } from '../chunk-settings.js';
 import { type FeedAccount, resolveFeedAccount, unprovisionedDryRun } from '../feed-account.js';
 import { checkIdentity, type IdentityStore } from '../identity/check.js';
 import type { OpenRecords } from '../identity/held-under-old.js';
-import { type IdentitySettings, identitySettings } from '../identity/settings.js';
+import { identitySettings } from '../identity/settings.js';
 import type { ChunkContext, SyncClient } from '../ports.js';
 import { type Prediction, predictChunk } from '../predict.js';
 import { prepareSettings } from '../prepare-settings.js';
-import type { RunHandle, StopReason } from '../run-handle.js';
+import type { StopReason } from '../run-handle.js';
+import { type Listed, noExport } from './list-run.js';
+import type { OpenPort } from './run-port.js';
 
 /**
  * The feed's account for a run: its `accountExternalId` resolved (listing the partner's accounts
@@ -30,20 +29,6 @@ export function runAccount(
   return resolveFeedAccount(feed, client, signal);
 }
 
-/**
- * Where a runner keeps its run (MemoryRun, the fleet's Redis run store), as the run's opening
- * sees it: the run's stop, and what a run that may write keeps for its first write.
- */
-export interface RunOpenPort {
-  readonly handle: Pick<RunHandle, 'stop' | 'stopReason'>;
-  /**
-   * The run passed its checks and may write: the feed's identity settings it was checked under
-   * are stored before its first write request (storeBeforeFirstWrite; the fleet keeps them with
-   * the run for its chunks, which may run on any worker).
-   */
-  expectWrites(settings: IdentitySettings): Promise<void>;
-}
-
 export interface OpenInput {
   account: FeedAccount<Feed>;
   dryRun: boolean;
@@ -54,7 +39,7 @@ export interface OpenInput {
    * What the runner listed for the run (sync lists the feed's glob; a fleet job names its file):
    * a listing with no export stops the run or, where the feed allows it, is said and kept.
    */
-  listed?: { location: Location; glob: string; listing: ArrivedListing };
+  listed?: Listed;
   /** The feeds' identity settings and `--accept-new-identity`; absent: no check. */
   identity?: { store: IdentityStore; accept: boolean };
 }
@@ -90,7 +75,7 @@ export interface OpenedRun {
  * settings it was checked under before its first write. A run already stopped (a location that
  * refused its listing, a replayed import) is neither checked nor set to store them.
  */
-export async function openRun(input: OpenInput, port: RunOpenPort, deps: OpenDeps): Promise<OpenedRun> {
+export async function openRun(input: OpenInput, port: OpenPort, deps: OpenDeps): Promise<OpenedRun> {
   const { account, dryRun, identity } = input;
   const { feed } = account;
   const { logger } = deps;
@@ -105,17 +90,11 @@ export async function openRun(input: OpenInput, port: RunOpenPort, deps: OpenDep
   const opened = { prepare: (f: Feed) => prepareAs(f, dryRun), predict };
 
   const { listed } = input;
-  // No export at all is no success: a folder that is not there, or a glob that matches nothing
-  // (unless the feed says that is normal), stops the run before anything is sent.
-  const noFile =
-    listed && !(await port.handle.stopReason())
-      ? await noFileRule(listed.location, listed.glob, listed.listing, feed.source)
-      : {};
-  if (noFile.allowed) logger.info({ glob: listed?.glob }, noFile.allowed);
+  const noFile = listed && !(await port.run.stopReason()) ? await noExport(listed, feed, logger) : {};
   const stop =
     (unprovisioned ? undefined : account.stop) ??
     noFile.stop ??
-    (identity && !(await port.handle.stopReason())
+    (identity && !(await port.run.stopReason())
       ? await checkIdentity(feed, identity.store, {
           accept: identity.accept,
           files: input.files,
@@ -127,10 +106,9 @@ export async function openRun(input: OpenInput, port: RunOpenPort, deps: OpenDep
   const result = { ...opened, ...(noFile.allowed ? { noFile: noFile.allowed } : {}) };
   if (stop) {
     logger.error({ code: stop.code }, `run stopped: ${stop.message}`);
-    await port.handle.stop(stop);
+    await port.run.stop(stop);
     return { ...result, stop };
   }
-  if (identity && !dryRun && !(await port.handle.stopReason()))
-    await port.expectWrites(identitySettings(feed));
+  if (identity && !dryRun && !(await port.run.stopReason())) await port.expectWrites(identitySettings(feed));
   return result;
 }

@@ -5,14 +5,10 @@ import type { Feed } from '../../config/feed.js';
 import { exportFile } from '../../sources/locations/export-file.js';
 import type { Location } from '../../sources/locations/location.js';
 import { onlyLines, openRecords } from '../../sources/open-records.js';
-import type { Chunk } from '../chunk.js';
 import type { ImportPorts } from '../import-file.js';
 import { ReadStatements } from '../report/statement-report.js';
-import type { RunHandle } from '../run-handle.js';
 import type { FinishedFile } from './finish-run.js';
-
-/** How a run opens a file as records named for reports (the import's `open`). */
-export type Opener = ImportPorts['open'];
+import type { Opener, ReadPort } from './run-port.js';
 
 /**
  * What a run keeps of each file it read, serialisable: the fleet keeps it in the import job
@@ -59,17 +55,8 @@ export interface ReadInput {
   runId: string;
   feed: Feed;
   dryRun: boolean;
-}
-
-/** Where a runner's reading goes: where chunks wait (a memory gate, a queue) and how files open. */
-export interface ReadPort {
-  run: RunHandle;
-  /** How the file at `path` is opened (a runner may watch or cut the reading of it). */
-  opener(path: string): Opener;
-  /** Hands a chunk over; resolves once accepted (the import's backpressure). */
-  dispatch(chunk: Chunk): Promise<void>;
-  /** Whether the file is left unread (an interrupted run reads no further file). */
-  skip?(path: string): boolean;
+  /** How the run opens its files (exportOpener); the port may watch each file's reading. */
+  open: Opener;
 }
 
 export interface ReadDeps extends Pick<ImportPorts, 'prepare' | 'predict'> {
@@ -96,7 +83,7 @@ export async function readFiles(
         logger: deps.logger,
         ...(deps.signal ? { signal: deps.signal } : {}),
         run: port.run,
-        open: port.opener(path),
+        open: port.watch?.(path, input.open) ?? input.open,
         dispatch: (chunk) => port.dispatch(chunk),
         prepare: deps.prepare,
         ...(deps.predict ? { predict: deps.predict } : {}),

@@ -27,9 +27,10 @@ import {
  *
  * Differences in the code that no scenario can show from outside today (.notes/conform.md lists
  * them for the refactor): a failing alert is logged by sync but fails the fleet's finishing job
- * (whose retry judges the run again). Both end their runs through sync/run/finish-run.ts, so the
- * check that every record read has an outcome and the order of the end (summary stored, alerts,
- * after-care) are the same. A run is a feed in sync and one file on the fleet: scenarios have one
+ * (whose retry judges the run again). Both run the core's shell (sync/run/run.ts: open, read,
+ * end) through their RunPort (src/in-process/run-port.ts, src/fleet/run-port.ts), so the checks,
+ * the check that every record read has an outcome and the order of the end (summary stored,
+ * alerts, after-care) are the same. A run is a feed in sync and one file on the fleet: scenarios have one
  * export file. SIGKILL has no in-process counterpart (the run dies with the process): the fleet's
  * own tests cover it (test/integration/fleet/multi-process-faults.test.ts).
  */

@@ -58,7 +58,7 @@ const created = (line: number): RecordOutcome => ({
 describe("the run's end (sync/run/finish-run.ts)", () => {
   it('says so, as an alert line, when a record read has no outcome', async () => {
     const { run, deps, logs } = await storedRun([created(2), created(3)]);
-    const summary = await finishRun(input(3), run, deps);
+    const summary = await finishRun(input(3), run.kept, deps);
     expect(summary.counts.created).toBe(2);
     expect(logs.entries().filter((e) => e.alert === true)).toEqual([
       expect.objectContaining({
@@ -71,10 +71,10 @@ describe("the run's end (sync/run/finish-run.ts)", () => {
 
   it('stores the summary, then judges the run, once: a finish run again returns the stored summary', async () => {
     const { run, deps, logs, judged } = await storedRun([created(2), created(3)]);
-    const summary = await finishRun(input(2), run, deps);
+    const summary = await finishRun(input(2), run.kept, deps);
     expect(logs.entries().filter((e) => e.alert === true)).toEqual([]);
     expect(judged).toEqual([true]);
-    expect(await finishRun(input(2), run, deps)).toEqual(summary);
+    expect(await finishRun(input(2), run.kept, deps)).toEqual(summary);
     expect(judged).toEqual([true]);
     expect(logs.entries().filter((e) => e.msg === 'run finished')).toHaveLength(1);
   });

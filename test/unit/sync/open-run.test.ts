@@ -33,7 +33,7 @@ async function openingRun(garbled: boolean) {
   const open = (account: FeedAccount<Feed>, dryRun: boolean) =>
     openRun(
       { account, dryRun, files: [], open: openRecords, identity: { store, accept: false } },
-      { handle: run, expectWrites: async (settings) => void expected.push(settings) },
+      { run, expectWrites: async (settings) => void expected.push(settings) },
       { logger: logs.logger, context: () => context, chunkContext: () => context },
     );
   return { run, logs, expected, open };

@@ -34,21 +34,21 @@ describe("the run's reading (sync/run/read-run.ts)", () => {
     const open = exportOpener(location, (path) => (path === a ? new Set([2, 4]) : new Set([2, 3])));
     const { prepare, predict } = await openRun(
       { account: { feed }, dryRun: false, files: [a, c], open },
-      { handle: run, expectWrites: async () => {} },
+      { run, expectWrites: async () => {} },
       { logger: logs.logger, context: () => context, chunkContext: () => context },
     );
     const chunks: Chunk[] = [];
     const opened: string[] = [];
     const reads = await readFiles(
       [a, b, c],
-      { runId: 'run-1', feed, dryRun: false },
+      { runId: 'run-1', feed, dryRun: false, open },
       {
         run,
         dispatch: async (chunk) => void chunks.push(chunk),
         skip: (path) => path === b,
-        opener: (path) => {
+        watch: (path, opener) => {
           opened.push(path);
-          return open;
+          return opener;
         },
       },
       { logger: logs.logger, prepare, predict },

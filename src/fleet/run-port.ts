@@ -1,0 +1,101 @@
+import type { Job, Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Feed } from '../config/feed.js';
+import type { SyncMeter } from '../sync/meter.js';
+import { RunTally } from '../sync/report/summary.js';
+import type { RunPort } from '../sync/run/run-port.js';
+import { type ChunkJobData, queueChunk } from './chunk-job.js';
+import type { ChunkRecordStore } from './chunk-records.js';
+import type { FileRegistry } from './file-registry.js';
+import type { RedisIdentityStore } from './identity-store.js';
+import type { RedisRunStore } from './run-store.js';
+
+export interface FleetPortDeps {
+  store: RedisRunStore;
+  registry: FileRegistry;
+  chunks: Queue<ChunkJobData>;
+  records: ChunkRecordStore;
+  maxRetryRuns: number;
+  signal?: AbortSignal;
+  /** How many chunks of one run may wait in the queue at once: the import's backpressure. */
+  maxQueuedChunks?(feed: Feed): number;
+  /** Hears the outcomes the import settles itself (rejected, excluded rows) once stored. */
+  meter?: SyncMeter;
+  /** The feeds' identity settings (src/sync/identity); without it, no check. */
+  identity?: RedisIdentityStore;
+}
+
+/** The run an import job is for: its id, feed, file, and its place among the file's retry runs. */
+export interface FleetRun {
+  runId: string;
+  feed: Feed;
+  file: string;
+  retryRun?: number | undefined;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The fleet's RunPort, for one import job (the run's parent job): chunks wait in the `chunks`
+ * queue as the job's children (never more than a few of the run queued at once, so a huge file
+ * neither sits in Redis whole nor starves other tenants) and run on any worker; outcomes, the
+ * summary and whether the alerts judged the run are kept in the Redis run store; lines that failed
+ * are owed a retry run by the file registry (up to `maxRetryRuns`, then dead letter).
+ */
+export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: Logger): RunPort {
+  const { store, meter, identity } = deps;
+  const { runId, feed } = of;
+  const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
+  return {
+    run: store.handle(
+      runId,
+      'import',
+      meter && ((stored) => meter.recorded(feed.kind, feed.accountId, stored)),
+    ),
+    dispatch: async (chunk) => {
+      // A replayed import (its worker died) skips chunks whose outcomes are already stored.
+      if (await store.hasBatch(runId, `chunk:${chunk.seq}`)) return;
+      const blocked = Date.now();
+      while (((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap) {
+        // Waiting for the run's own chunks: a worker shutting down must not wait here forever.
+        deps.signal?.throwIfAborted();
+        await pause(100);
+      }
+      logger.debug({ queuedChunk: chunk.seq, blockedMs: Date.now() - blocked, cap }, 'chunk queued');
+      await queueChunk(deps.chunks, deps.records, chunk, feed.concurrency, {
+        jobId: `${runId}-${chunk.seq}`,
+        parent: { id: String(job.id), queue: job.queueQualifiedName },
+        // A chunk that fails for good must not hold its run open forever: the run
+        // finishes and reports the records it has no outcome for.
+        ignoreDependencyOnFailure: true,
+      });
+    },
+    // The run's chunks store these before their first write (chunk-job.ts), on any worker.
+    expectWrites: async (settings) => identity?.expectWrites(runId, settings),
+    storedSummary: () => store.summary(runId),
+    // One pass over the stored outcomes: the tally and the lines owed a retry.
+    settled: async () => {
+      const tally = new RunTally();
+      const failedLines = new Map<string, number[]>();
+      for await (const outcome of store.outcomes(runId)) {
+        tally.add(outcome);
+        if (outcome.outcome !== 'failed') continue;
+        const lines = failedLines.get(outcome.file);
+        if (lines) lines.push(outcome.line);
+        else failedLines.set(outcome.file, [outcome.line]);
+      }
+      return { tally, failedLines };
+    },
+    wouldSendCount: () => store.wouldSendCount(runId),
+    storeSummary: (summary) => store.finish(summary),
+    alertsOwed: async () => !(await store.judged(runId)),
+    alertsJudged: () => store.noteJudged(runId),
+    // A file owed a retry run stays where it is until the last retry: that run reads it again.
+    retryOwed: async (summary, failedLines) => {
+      const retryRun = of.retryRun ?? 0;
+      if (!failedLines) return summary.counts.failed > 0 && retryRun < deps.maxRetryRuns;
+      const lines = [...failedLines.values()].flat().sort((a, b) => a - b);
+      return deps.registry.oweRetry(feed.name, of.file, runId, lines, retryRun, deps.maxRetryRuns);
+    },
+  };
+}
