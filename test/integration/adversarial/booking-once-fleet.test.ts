@@ -3,6 +3,7 @@ import { PartnerClient } from '../../../src/client/index.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { addDecimals } from '../../../src/sources/values/decimal.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 import { ACCOUNT, statementFeed } from '../../support/statement-feeds.js';
 import { type CamtEntry, camtFile, lineOf } from '../../support/statement-files.js';
 import {
@@ -178,9 +179,12 @@ describe('issue 25 point 1 in the fleet: a booking counts once, whatever its sha
     const [enqueued] = await fleet.enqueue(feed);
     const runId = String(enqueued?.runId);
     const waiting = async (seq: number) => {
+      const deadline = Date.now() + HANG_GUARD_MS;
       for (;;) {
         const job = await fleet.queues.chunks.getJob(`${runId}-${seq}`);
-        if (job && (await job.getState()) === 'waiting') return job;
+        const state = await job?.getState();
+        if (job && state === 'waiting') return job;
+        if (Date.now() > deadline) throw new Error(`chunk ${seq} never waited (${state ?? 'not queued'})`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
