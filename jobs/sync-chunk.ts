@@ -34,6 +34,11 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
             date: z.string(),
             line: z.int().positive(),
             others: z.array(z.string().min(1)),
+            // Signed decimal amounts separated by spaces (src/sources/booking.ts).
+            split: z
+              .string()
+              .regex(/^-?[0-9]+(\.[0-9]+)?( -?[0-9]+(\.[0-9]+)?)*$/)
+              .optional(),
           })
           .optional(),
       }),

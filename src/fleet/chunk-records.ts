@@ -3,9 +3,13 @@ import type { MappedRecord } from '../sources/record.js';
 import type { FleetKeys } from './keys.js';
 import { deflatedJson, inflatedJson } from './packed-json.js';
 
-/** A chunk's records as stored: the file path they share once, each record without it. */
+/**
+ * A chunk's records as stored: the file path they share once, each record without it; the splits
+ * of batch bookings once, each part naming its split by its place in `splits`.
+ */
 interface StoredRecords {
   file: string;
+  splits?: string[];
   records: unknown[];
 }
 
@@ -41,10 +45,21 @@ export class ChunkRecordStore {
 
   async put(jobId: string, records: readonly MappedRecord[]): Promise<void> {
     const file = records[0]?.file ?? '';
+    const splits = new Map<string, number>();
     const stored: StoredRecords = {
       file,
-      records: records.map(({ file: own, ...rest }) => (own === file ? rest : { file: own, ...rest })),
+      records: records.map(({ file: own, ...rest }) => {
+        const split = rest.booking?.split;
+        const place =
+          split === undefined ? undefined : (splits.get(split) ?? splits.set(split, splits.size).size - 1);
+        const record =
+          rest.booking && place !== undefined
+            ? { ...rest, booking: { ...rest.booking, split: place } }
+            : rest;
+        return own === file ? record : { file: own, ...record };
+      }),
     };
+    if (splits.size > 0) stored.splits = [...splits.keys()];
     const packed = Buffer.concat([DEFLATED, deflatedJson(stored, 1)]);
     await this.redis.set(this.keys.chunkRecords(jobId), packed, 'PX', this.retentionMs);
   }
@@ -59,10 +74,29 @@ export class ChunkRecordStore {
         : (JSON.parse(packed.toString('utf8')) as unknown);
     // Anything else is left to the payload schema to refuse, naming what is wrong.
     if (!isStoredRecords(stored)) return stored;
-    return stored.records.map((record) => ({ file: stored.file, ...(record as object) }));
+    return stored.records.map((record) =>
+      withSplit({ file: stored.file, ...(record as object) }, stored.splits),
+    );
   }
 
   async delete(jobId: string): Promise<void> {
     await this.redis.unlink(this.keys.chunkRecords(jobId));
   }
+}
+
+/**
+ * A record as read back, its part's split restored from the chunk's `splits` (one text shared by
+ * every part of a batch: a batch of thousands of parts is not stored thousands of times).
+ */
+function withSplit(
+  record: { file: string; booking?: unknown },
+  splits: readonly string[] | undefined,
+): object {
+  const booking = record.booking;
+  if (splits === undefined || typeof booking !== 'object' || booking === null || !('split' in booking))
+    return record;
+  const place = booking.split;
+  const split = typeof place === 'number' ? splits[place] : undefined;
+  // Anything else is left to the payload schema to refuse.
+  return split === undefined ? record : { ...record, booking: { ...booking, split } };
 }

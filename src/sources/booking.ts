@@ -21,6 +21,14 @@ export interface Booking {
    * bank's reference (a feed that maps its own), or the format has no other shapes.
    */
   others: string[];
+  /**
+   * A part's: the amounts of all the parts of its batch in this file, in order (signed decimal
+   * text, separated by spaces), so that a part the service lacks compares the parts it holds of the
+   * booking with this split (docs/identity.md). One text shared by the parts of an entry, not a list:
+   * each part of a batch of thousands carries it, and a text crosses to a fleet worker and through
+   * its schema as one value.
+   */
+  split?: string;
 }
 
 /**
@@ -28,6 +36,27 @@ export interface Booking {
  * booking and the part's place in it, so that any other shape of the booking can name its parts.
  */
 export const bookingPartId = (reference: string, n: number): string => `${reference}/#${n}`;
+
+/** The place (from 1) of the part `externalId` in the booking `reference`; undefined: not a part by place. */
+export function bookingPartNumber(reference: string, externalId: string): number | undefined {
+  const prefix = bookingPartId(reference, 0).slice(0, -1);
+  if (!externalId.startsWith(prefix)) return undefined;
+  const n = Number(externalId.slice(prefix.length));
+  return Number.isSafeInteger(n) && n > 0 && bookingPartId(reference, n) === externalId ? n : undefined;
+}
+
+/**
+ * The first part's ID, which a later part that carries its batch's split asks for too (the service
+ * may hold the booking split otherwise: docs/identity.md); undefined for any other record.
+ */
+export function firstPartOf(booking: Booking, externalId: string): string | undefined {
+  if (booking.split === undefined) return undefined;
+  const n = bookingPartNumber(booking.reference, externalId);
+  return n !== undefined && n > 1 ? bookingPartId(booking.reference, 1) : undefined;
+}
+
+/** The amounts of a batch's parts by place (index 0 is part 1), as `split` gives them. */
+export const splitAmounts = (split: string): string[] => split.split(' ');
 
 /**
  * A statement's place in a file, for the derived identity of its entries: `key` names the

@@ -204,13 +204,16 @@ function rejectedRow<R extends MappedRecord>(
 }
 
 /**
- * A row's booking as its record carries it: the other shapes' IDs only where the record's
- * externalId is the bank's reference the format gives (`bookingId`, the default mapping), since
- * only then do they name what the service holds of the booking. The reader's object as it is
+ * A row's booking as its record carries it: the other shapes' IDs and a part's split only where the
+ * record's externalId is the bank's reference the format gives (`bookingId`, the default mapping),
+ * since only then do they name what the service holds of the booking. The reader's object as it is
  * when they apply or there are none; a copy without them otherwise.
  */
 function bookingOf(booking: Booking, bookingId: string | undefined, externalId: string): Booking {
-  return bookingId === externalId || booking.others.length === 0 ? booking : { ...booking, others: [] };
+  if (bookingId === externalId || (booking.others.length === 0 && booking.split === undefined))
+    return booking;
+  const { split: _, ...rest } = booking;
+  return { ...rest, others: [] };
 }
 
 /**

@@ -1,7 +1,12 @@
 import { tmpdir } from 'node:os';
 import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { combineHooks, PartnerClient, type PartnerClientSettings } from '../../src/client/index.js';
+import {
+  combineHooks,
+  PartnerClient,
+  type PartnerClientSettings,
+  type RequestStart,
+} from '../../src/client/index.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
 import { FileRegistry } from '../../src/fleet/file-registry.js';
 import type { FleetConfig } from '../../src/fleet/fleet-config.js';
@@ -85,6 +90,8 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       metrics?: Metrics;
       /** Client settings on top of the sandbox's (timeouts, in-flight grace). */
       client?: Partial<PartnerClientSettings>;
+      /** Awaited before each request of the worker's client, once the gate let it go (holds a chunk back). */
+      beforeRequest?: (start: RequestStart) => Promise<void>;
     } = {},
   ): RunningWorker {
     const log = options.logger ?? logger;
@@ -123,6 +130,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
           beforeRequest: async (start) => {
             const askedAt = Date.now();
             await hooks.beforeRequest(start);
+            await options.beforeRequest?.(start);
             events.push({ kind: 'start', at: Date.now(), operation: start.operation, askedAt });
           },
           onRateLimited: (info) => {

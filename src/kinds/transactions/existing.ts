@@ -1,4 +1,5 @@
 import { LIMITS } from '../../contract/index.js';
+import { firstPartOf } from '../../sources/booking.js';
 import type { MappedRecord } from '../../sources/record.js';
 import type { ChunkContext } from '../../sync/ports.js';
 
@@ -16,6 +17,10 @@ export async function existingOf(
   for (const record of records) {
     ids.add(record.externalId);
     for (const other of record.booking?.others ?? []) ids.add(other);
+    // A later part asks for the first too: held without this part, the booking is there in a
+    // split to compare with (other-split.ts). One ID per booking, whatever its number of parts.
+    const first = record.booking && firstPartOf(record.booking, record.externalId);
+    if (first) ids.add(first);
   }
   return askExistence([...ids], bankAccountId, ctx, new Map());
 }

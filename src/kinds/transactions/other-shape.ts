@@ -6,6 +6,8 @@ import { addDecimals, isZeroDecimal, negateDecimal } from '../../sources/values/
 import type { OutcomeFields } from '../../sync/build-outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { askExistence, heldInAnotherShape } from './existing.js';
+import { dateOf, fetchHeld } from './held-fetch.js';
+import { judgeOtherSplits } from './other-split.js';
 
 /*
  * A booking the service holds in another shape than a record's (docs/identity.md, "One booking,
@@ -16,8 +18,6 @@ import { askExistence, heldInAnotherShape } from './existing.js';
 
 /** Parts asked for at a time beyond the first, per booking held as parts. */
 const PART_WINDOW = 15;
-/** Get transaction requests in flight at once for one chunk. */
-const GETS_AT_ONCE = 8;
 
 /** What a record of a booking finds held in another shape: the IDs to compare with, if any. */
 interface Hit {
@@ -34,9 +34,10 @@ interface Hit {
 /**
  * The outcome of each of `records` whose own externalId `existing` lacks but whose booking the
  * bank account holds in another shape: skipped when what it holds says the same amount and
- * booking date, rejected `DUPLICATE_IN_SOURCE` naming what it holds when it differs. Records
- * absent from the answer are not held in any shape. A part found under the name an earlier
- * version gave it (the same shape) is skipped without a fetch.
+ * booking date, rejected `DUPLICATE_IN_SOURCE` naming what it holds when it differs. Likewise a
+ * part whose booking the service holds split otherwise (other-split.ts). Records absent from the
+ * answer are to be created. A part found under the name an earlier version gave it (the same
+ * shape) is skipped without a fetch.
  */
 export async function judgeOtherShapes(
   records: readonly MappedRecord[],
@@ -46,10 +47,14 @@ export async function judgeOtherShapes(
 ): Promise<Map<MappedRecord, OutcomeFields>> {
   const verdicts = new Map<MappedRecord, OutcomeFields>();
   const hits: Hit[] = [];
+  const unshaped: MappedRecord[] = [];
   for (const record of records) {
     const renamed = heldInAnotherShape(record, existing);
     const booking = record.booking;
-    if (!renamed || !booking) continue;
+    if (!renamed || !booking) {
+      unshaped.push(record);
+      continue;
+    }
     const unjudged: OutcomeFields = { outcome: 'skipped', ...renamed };
     const first = booking.others.find((id) => existing.has(id)) as string;
     // The record is the booking's one entry: the service holds its parts (by place, or by the
@@ -59,6 +64,9 @@ export async function judgeOtherShapes(
     if (parts || first === booking.reference) hits.push({ record, booking, first, parts, unjudged });
     else verdicts.set(record, unjudged);
   }
+  // A part held in neither shape may be missing from a booking the service holds split otherwise.
+  for (const [record, verdict] of await judgeOtherSplits(unshaped, existing, bankAccountId, ctx))
+    verdicts.set(record, verdict);
   if (hits.length === 0) return verdicts;
   const held = await withLaterParts(hits, existing, bankAccountId, ctx);
   const heldIds = (hit: Hit) => (hit.parts ? partsHeld(hit.booking, held) : [hit.first]);
@@ -105,54 +113,6 @@ function partsHeld(booking: Booking, held: ReadonlyMap<string, number | undefine
     byPlace.push(bookingPartId(booking.reference, n));
   return byPlace.length > 0 ? byPlace : booking.others.filter((id) => held.has(id));
 }
-
-/**
- * The transactions of `ids`: one Get transaction each by the id the existence check gave; those
- * it gave none (the contract allows an answer of bare IDs) are looked for in the bank account's
- * transaction list, page by page until every one is found.
- */
-async function fetchHeld(
-  ids: ReadonlySet<string>,
-  held: ReadonlyMap<string, number | undefined>,
-  bankAccountId: number,
-  ctx: ChunkContext,
-): Promise<Map<string, Transaction>> {
-  const fetched = new Map<string, Transaction>();
-  const unnamed = new Set<string>();
-  const named: { id: string; transactionId: number }[] = [];
-  for (const id of ids) {
-    const transactionId = held.get(id);
-    if (transactionId === undefined) unnamed.add(id);
-    else named.push({ id, transactionId });
-  }
-  // A few at a time: a file that repeats a whole statement in the other shape asks one per
-  // transaction (a thousand for a chunk of 500 two-part batches).
-  for (let from = 0; from < named.length; from += GETS_AT_ONCE) {
-    const group = named.slice(from, from + GETS_AT_ONCE);
-    const got = await Promise.all(
-      group.map(({ transactionId }) =>
-        ctx.client.getTransaction(ctx.accountId, transactionId, { signal: ctx.signal }),
-      ),
-    );
-    group.forEach(({ id }, i) => {
-      fetched.set(id, got[i] as Transaction);
-    });
-  }
-  if (unnamed.size === 0) return fetched;
-  for await (const page of ctx.client.transactionPages(ctx.accountId, bankAccountId, {
-    signal: ctx.signal,
-  })) {
-    for (const transaction of page.data) {
-      const id = transaction.externalId;
-      if (id && unnamed.delete(id)) fetched.set(id, transaction);
-    }
-    if (unnamed.size === 0) break;
-  }
-  return fetched;
-}
-
-/** The booking date of a transaction as the service gives it, without a time part. */
-const dateOf = (transaction: Transaction): string => transaction.bookingDate.slice(0, 10);
 
 /** Skipped when the service's shape says the same amount and booking date; rejected otherwise. */
 function compared(hit: Hit, ids: readonly string[], transactions: readonly Transaction[]): OutcomeFields {

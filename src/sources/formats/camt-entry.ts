@@ -197,6 +197,9 @@ export function entryRows(
     }
     return [rowOf(base, entry.line, read, only, reference, claim)];
   }
+  // What each part compares with the parts the service holds of the booking, should it lack the
+  // part itself (a later file splitting the batch into more parts): one text for all of them.
+  const amounts = claim && split.map(({ amount }) => signed(amount.amount, amount.sign)).join(' ');
   return split.map(({ detail, amount }, i) => {
     // A booking's parts are named by the booking and their place in it: a plain appearance of
     // the booking finds its first part in the service by that name (docs/identity.md). The name
@@ -204,7 +207,7 @@ export function entryRows(
     const earlier = earlierPartId(entryReference, detail, i);
     const reference = claim ? partId(claim, i + 1) : earlier;
     const booking =
-      claim && partOf(claim, earlier === reference ? [claim.reference] : [claim.reference, earlier]);
+      claim && partOf(claim, earlier === reference ? [claim.reference] : [claim.reference, earlier], amounts);
     return rowOf(base, detail.line, amount, detail, reference, booking);
   });
 }
@@ -306,14 +309,15 @@ function bookingClaim(
   return { reference, account, amount: signed(read.amount, read.sign), date, line: entry.line, others: [] };
 }
 
-/** One part of a split booking: the entry's booking, with the part's own other shapes. */
-const partOf = (claim: Booking, others: string[]): Booking => ({
+/** One part of a split booking: the entry's booking, with the part's own other shapes and the split. */
+const partOf = (claim: Booking, others: string[], split: string | undefined): Booking => ({
   reference: claim.reference,
   account: claim.account,
   amount: claim.amount,
   date: claim.date,
   line: claim.line,
   others,
+  ...(split === undefined ? {} : { split }),
 });
 
 /** A statement's account as compared, and where it starts when it has an `Id` (its appearance). */

@@ -3,7 +3,18 @@ import { addDecimals } from '../../../src/sources/values/decimal.js';
 import { ACCOUNT, bankAccountsOf, statementFeed } from '../../support/statement-feeds.js';
 import { type CamtEntry, type CamtStatementSpec, camtFile, lineOf } from '../../support/statement-files.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
-import { IBAN, other, plain, split, statement, TARGET, unsplit } from './booking-shapes.js';
+import {
+  heldTransaction,
+  IBAN,
+  other,
+  plain,
+  split,
+  statement,
+  TARGET,
+  threeParts,
+  threePartsOther,
+  unsplit,
+} from './booking-shapes.js';
 
 /** A pure MT940 statement of NONREF entries (derived identity), `:20:`/`:25:`/`:28C:` as given. */
 const mt940Statement = (number: string) =>
@@ -149,20 +160,66 @@ describe('issue 25 point 1: a booking counts once, whatever its shape (in-proces
   it('after an upgrade: the parts an earlier version named by their EndToEndId are found, as parts and as one entry', async () => {
     await h.run(statementFeed({ 'o.xml': statement('S-0', other) }, 'camt', TARGET).feed);
     const bank = bankAccountsOf(h).find((b) => b.externalId === 'giro');
-    const part = (externalId: string, amount: number) => ({
-      externalId,
-      bookingDate: '2026-03-02',
-      valueDate: '2026-03-02',
-      amount,
-      currency: 'EUR' as const,
-      purpose: externalId,
-    });
-    await h.client.createTransactionsBulk(ACCOUNT, bank?.id ?? -1, [part('R-1/E-1', 4), part('R-1/E-2', 6)]);
+    await h.client.createTransactionsBulk(ACCOUNT, bank?.id ?? -1, [
+      heldTransaction('R-1/E-1', 4),
+      heldTransaction('R-1/E-2', 6),
+    ]);
     for (const entry of [split, unsplit]) {
       const run = await h.run(statementFeed({ 'a.xml': statement('S-1', entry) }, 'camt', TARGET).feed);
       expect(run.summary.counts).toMatchObject({ created: 0, rejected: 0, failed: 0 });
       expect(run.outcomes[0]?.message).toContain('already in the service as "R-1/E-1"');
     }
+    expect(total()).toBe('11.5');
+  });
+
+  it("across runs, a later file splits the batch into more parts with the same total: nothing created, the new part skipped naming the service's split (dry run alike)", async () => {
+    const earlier = statementFeed({ 'a.xml': statement('S-1', split) }, 'camt', TARGET);
+    expect((await h.run(earlier.feed)).summary.counts).toMatchObject({ created: 2 });
+    const later = statementFeed({ 'b.xml': statement('S-2', threeParts) }, 'camt', TARGET);
+    const expected = { created: 0, updated: 0, skipped: 3, rejected: 0, failed: 0 };
+    expect((await h.run(later.feed, true)).summary.counts).toEqual(expected);
+    const run = await h.run(later.feed);
+    expect(run.summary.counts).toEqual(expected);
+    const third = run.outcomes.find((o) => o.externalId === 'R-1/#3');
+    expect(third).toMatchObject({ outcome: 'skipped', serviceId: expect.any(Number) });
+    expect(third?.message).toContain('"R-1/#1" (its 2 parts, together 10 on 2026-03-02)');
+    expect(third?.message).toContain('split otherwise');
+    expect(third?.message).toContain(
+      'part 3 of a batch of 10.00 on 2026-03-02 split into 3 (4.00, 3.00, 3.00)',
+    );
+    expect(total()).toBe('10');
+  });
+
+  it('across runs, a later file splits the batch into more parts with another total: the new part rejected DUPLICATE_IN_SOURCE (dry run alike)', async () => {
+    const earlier = statementFeed({ 'a.xml': statement('S-1', split) }, 'camt', TARGET);
+    expect((await h.run(earlier.feed)).summary.counts).toMatchObject({ created: 2 });
+    const later = statementFeed({ 'b.xml': statement('S-2', threePartsOther) }, 'camt', TARGET);
+    const expected = { created: 0, updated: 0, skipped: 2, rejected: 1, failed: 0 };
+    expect((await h.run(later.feed, true)).summary.counts).toEqual(expected);
+    const run = await h.run(later.feed);
+    expect(run.summary.counts).toEqual(expected);
+    const third = run.outcomes.find((o) => o.externalId === 'R-1/#3');
+    expect(third).toMatchObject({ outcome: 'rejected', code: 'DUPLICATE_IN_SOURCE' });
+    expect(third?.message).toContain('"R-1/#1" (its 2 parts, together 10 on 2026-03-02)');
+    expect(third?.message).toContain('split into 3 (4.00, 3.00, 4.00)');
+    expect(total()).toBe('10');
+  });
+
+  it('a first run that ended part-way (the service holds R/#1 and R/#2 of the same split): the rerun creates R/#3', async () => {
+    await h.run(statementFeed({ 'o.xml': statement('S-0', other) }, 'camt', TARGET).feed);
+    const bank = bankAccountsOf(h).find((b) => b.externalId === 'giro');
+    await h.client.createTransactionsBulk(ACCOUNT, bank?.id ?? -1, [
+      heldTransaction('R-1/#1', 4),
+      heldTransaction('R-1/#2', 3),
+    ]);
+    const rerun = statementFeed({ 'a.xml': statement('S-1', threeParts) }, 'camt', TARGET);
+    // The dry run would send R/#3, as the real run creates it.
+    const dry = await h.run(rerun.feed, true);
+    expect(dry.summary.counts).toEqual({ created: 0, updated: 0, skipped: 2, rejected: 0, failed: 0 });
+    expect(dry.summary.wouldSend).toBe(1);
+    const run = await h.run(rerun.feed);
+    expect(run.summary.counts).toEqual({ created: 1, updated: 0, skipped: 2, rejected: 0, failed: 0 });
+    expect(run.outcomes.find((o) => o.externalId === 'R-1/#3')).toMatchObject({ outcome: 'created' });
     expect(total()).toBe('11.5');
   });
 

@@ -103,6 +103,30 @@ describe('chunk records wait beside their jobs', () => {
     expect(await store.get('cr-file-3')).toEqual([one]);
   });
 
+  it("stores a batch's split once, not in each of its parts; read back as each part's own", async () => {
+    const fleet = world.start();
+    const keys = fleetKeys(fleet.config.prefix);
+    const store = new ChunkRecordStore(fleet.connection, keys, 60_000);
+    const one = oneRecordChunk('cr-split').records[0];
+    if (!one) throw new Error('no record');
+    const split = Array.from({ length: 1000 }, (_, i) => `-${i + 1}.25`).join(' ');
+    const booking = {
+      reference: 'R-7',
+      account: 'DE89',
+      amount: '-1',
+      date: '2026-02-05',
+      line: 2,
+      others: ['R-7'],
+    };
+    const parts = [1, 2, 3].map((n) => ({ ...one, externalId: `R-7/#${n}`, booking: { ...booking, split } }));
+    const records = [...parts, { ...one, booking: { ...booking, split: '-1.00 -2.00' } }, one];
+    await store.put('cr-split-1', records);
+    const packed = await fleet.connection.getBuffer(keys.chunkRecords('cr-split-1'));
+    const raw = inflateRawSync((packed ?? Buffer.alloc(1)).subarray(1)).toString('utf8');
+    expect(raw.split(split).length - 1).toBe(1);
+    expect(await store.get('cr-split-1')).toEqual(records);
+  });
+
   it('a replay after the outcomes were stored completes without a request', async () => {
     const fleet = world.start();
     const store = new ChunkRecordStore(fleet.connection, fleetKeys(fleet.config.prefix), 60_000);

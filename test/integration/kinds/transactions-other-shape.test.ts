@@ -95,3 +95,64 @@ describe('a booking held in another shape, compared with what the service holds'
     expect(requests('listTransactions')).toEqual({});
   });
 });
+
+/** The parts of a batch `reference` split as `amounts`, each carrying the split as a file gives it. */
+function splitBatch(reference: string, amounts: readonly string[]): Tx[] {
+  const total = amounts.reduce((sum, a) => sum + Number(a), 0).toFixed(2);
+  const split = amounts.join(' ');
+  return amounts.map((amount, i) => {
+    const record = part(reference, total, i + 1, amount);
+    return { ...record, booking: { ...(record.booking as NonNullable<Tx['booking']>), split } };
+  });
+}
+
+describe('a batch the service holds split otherwise than the file (issue 25.1, more parts in a later file)', () => {
+  it("a first run's own split over chunks in any order: every part created, none judged otherwise", async () => {
+    const { ctx, bankId } = await setup();
+    const [one, two, three] = splitBatch('R-3', ['1.00', '2.00', '3.00']) as [Tx, Tx, Tx];
+    // The third chunk before the second: the service holds R/#1 only when R/#3 is checked.
+    for (const chunk of [[one], [three], [two]])
+      expect(byOutcome(await syncTransactionsChunk(chunk, bankId, ctx))).toEqual({ created: 1 });
+    const [first, second, third] = splitBatch('R-4', ['1.00', '2.00', '3.00']) as [Tx, Tx, Tx];
+    for (const chunk of [[third], [first], [second]])
+      expect(byOutcome(await syncTransactionsChunk(chunk, bankId, ctx))).toEqual({ created: 1 });
+  });
+
+  it('the parts held are compared with the file split by place: a sample of 16 for a long batch of the same split', async () => {
+    const { ctx, bankId, requests } = await setup();
+    const parts = splitBatch(
+      'R-6',
+      Array.from({ length: 40 }, (_, i) => `${i + 1}.00`),
+    );
+    expect(byOutcome(await syncTransactionsChunk(parts.slice(0, 25), bankId, ctx))).toEqual({ created: 25 });
+    expect(byOutcome(await syncTransactionsChunk(parts.slice(25), bankId, ctx))).toEqual({ created: 15 });
+    expect(requests('getTransaction')).toEqual({ 200: 16 });
+  });
+
+  it('an ordinary rerun of parts that carry their split asks nothing but the existence check', async () => {
+    const { ctx, bankId, requests } = await setup();
+    const parts = splitBatch('R-2', ['1.00', '2.00', '3.00']);
+    await syncTransactionsChunk(parts, bankId, ctx);
+    const exists = requests('checkTransactionsExist')[200] ?? 0;
+    expect(byOutcome(await syncTransactionsChunk(parts, bankId, ctx))).toEqual({ skipped: 3 });
+    expect(requests('checkTransactionsExist')).toEqual({ 200: exists + 1 });
+    expect(requests('getTransaction')).toEqual({});
+  });
+
+  it('a long batch split otherwise: one sampled place differing suffices; all held parts are then added up', async () => {
+    const { ctx, bankId, requests } = await setup();
+    // Earlier: 30 parts of 1.00 (30.00). Now: the same booking split into 31 parts, the last 30
+    // of them again 1.00 (the first 0.00): the held parts add up to the booking, nothing created.
+    const earlier = splitBatch(
+      'R-8',
+      Array.from({ length: 30 }, () => '1.00'),
+    );
+    expect(byOutcome(await syncTransactionsChunk(earlier, bankId, ctx))).toEqual({ created: 30 });
+    const later = splitBatch('R-8', ['0.00', ...Array.from({ length: 30 }, () => '1.00')]);
+    const outcomes = await syncTransactionsChunk(later, bankId, ctx);
+    expect(byOutcome(outcomes)).toEqual({ skipped: 31 });
+    expect(outcomes[30]?.message).toContain('"R-8/#1" (its 30 parts, together 30 on 2026-03-02)');
+    // The sample (16), then the other 14 held parts to add them up.
+    expect(requests('getTransaction')).toEqual({ 200: 30 });
+  });
+});

@@ -364,6 +364,8 @@ describe('a camt feed without a mapping section (the default mapping to transact
     for await (const batch of readCamt(path, openText(path, 'utf-8').text, source).batches)
       for (const item of batch) if (item.kind === 'row') rows.push(item.row);
     expect(rows.map((row) => row.booking?.others)).toEqual([['plain/#1'], ['split'], ['split']]);
+    // Each part carries its batch's split, signed, in order: what the service's parts are compared with.
+    expect(rows.map((row) => row.booking?.split)).toEqual([undefined, '-1.00 -2.00', '-1.00 -2.00']);
     const target = { externalId: 'giro', accountName: 'Giro', bankName: 'Bank' };
     const mapped = (extra: Record<string, unknown>) => {
       const map = compileMapper(feed(path, { bankAccount: undefined, ...extra }), CAMT_COLUMNS);
@@ -385,10 +387,13 @@ describe('a camt feed without a mapping section (the default mapping to transact
       bankAccounts: { DE02120300000000202051: target },
       mapping: { externalId: 'endToEndId' },
     });
+    // Nor is its split compared with what the service holds: the record has no split either.
     own.forEach((record, i) => {
-      expect(record.booking).toEqual({ ...rows[i]?.booking, others: [] });
+      const { split: _, ...read } = rows[i]?.booking ?? { others: [] };
+      expect(record.booking).toStrictEqual({ ...read, others: [] });
       expect(rows[i]?.booking?.others).not.toEqual([]);
     });
+    expect(rows.filter((row) => row.booking?.split !== undefined)).not.toEqual([]);
   });
 
   it('derives the identity without a bank reference; a feed can override one field ({const: null})', async () => {
