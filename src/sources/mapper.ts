@@ -91,7 +91,7 @@ export function compileMapper<K extends RecordKind>(
   // Per row, each money field's decimal (undefined: not money, or empty), for the currency's check.
   const moneyDecimals: (string | undefined)[] = new Array(readers.length);
   const fractionCheck = fractionDigitsCheck(readers, moneyDecimals, feed.mapping);
-  const pinnedCurrency = 'bankAccount' in feed ? feed.bankAccount?.accountCurrency : undefined;
+  const pinnedCurrency = definition.pinnedCurrency?.(feed);
 
   const exclusionOf = (row: SourceRow): string | undefined => {
     if (row.leftOut !== undefined) return row.leftOut;

@@ -2,6 +2,7 @@ import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
 import { failedAll } from './build-outcome.js';
 import type { Chunk } from './chunk.js';
 import type { ChunkSettings } from './chunk-settings.js';
+import { kindSettings } from './kind-settings.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 import type { RunHandle } from './run-handle.js';
@@ -49,5 +50,5 @@ function syncRecords<K extends RecordKind>(
   settings: ChunkSettings,
   ctx: ChunkContext,
 ): Promise<RecordOutcome[]> {
-  return KINDS[kind].sync(records, settings, ctx);
+  return KINDS[kind].sync(records, kindSettings(kind, settings), ctx);
 }

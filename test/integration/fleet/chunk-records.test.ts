@@ -33,7 +33,7 @@ function oneRecordChunk(runId: string): Chunk {
     kind: 'transactions',
     accountId: 1001,
     seq: 1,
-    settings: { bankAccountId: 1, mode: 'upsert', emptyCellClears: false, mappedFields: [] },
+    settings: { mode: 'upsert', emptyCellClears: false, mappedFields: [], ofKind: { bankAccountId: 1 } },
     records: [record],
   };
 }
