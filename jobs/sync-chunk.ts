@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { WRITE_MODES } from '../src/config/write-mode.js';
 import { compiled, LIMITS } from '../src/contract/index.js';
-import { KINDS, RECORD_KINDS, type RecordKind, type RecordOf } from '../src/kinds/registry.js';
+import { KINDS, RECORD_KINDS, type RecordKind } from '../src/kinds/registry.js';
+import type { RecordOf } from '../src/sources/record-of.js';
 import { type Chunk, type ChunkOf, chunkOf } from '../src/sync/chunk.js';
-import { type ChunkSettings, WRITE_MODES } from '../src/sync/chunk-settings.js';
+import type { ChunkSettings } from '../src/sync/chunk-settings.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
 import type { CreateClaims, SyncClient } from '../src/sync/ports.js';
 import { syncChunk } from '../src/sync/sync-chunk.js';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ACCOUNT_FIELD } from '../kinds/field-spec.js';
 import {
   KIND_FEED_KEYS,
   KINDS,
@@ -7,16 +6,12 @@ import {
   RECORD_KINDS,
   type RecordKind,
 } from '../kinds/registry.js';
+import { FieldMapping, type FieldMappings, overDefaults } from '../sources/field-mapping.js';
+import { ACCOUNT_FIELD } from '../sources/field-spec.js';
 import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
-import { WRITE_MODES } from '../sync/chunk-settings.js';
-import { PARTNER_SCOPE } from '../sync/ports.js';
-import { columnRef, FieldMapping, type FieldMappings, overDefaults } from './field-mapping.js';
-
-const RowFilter = z.strictObject({
-  column: columnRef,
-  equals: z.string().optional(),
-  matches: z.string().optional(),
-});
+import { RowFilter } from '../sources/row-filter.js';
+import { PARTNER_SCOPE } from './partner-scope.js';
+import { WRITE_MODES } from './write-mode.js';
 
 /** The feed's `source`: its keys depend on `source.format` (src/sources/formats/registry.ts). */
 export { Source };

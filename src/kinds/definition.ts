@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import type { WriteMode } from '../config/write-mode.js';
+import type { KindFields } from '../sources/field-spec.js';
 import type { MappedRecord, StatementAccount } from '../sources/record.js';
-import type { KindChunkSettings, WriteMode } from '../sync/chunk-settings.js';
+import type { KindChunkSettings } from '../sync/chunk-settings.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { HeldScope } from '../sync/reconcile/held.js';
 import type { BalanceCandidate, BalanceUpdate } from '../sync/report/statement-report.js';
-import type { KindFields } from './field-spec.js';
 
 /**
  * The feed settings every kind may read; a kind's own keys (KindDefinition.feedKeys) come on top,
  * typed by the kind (a kind never imports the feed schema, the feed schema never imports a kind).
  */
 export interface KindFeedOptions {
-  /** The feed's customer account, or PARTNER_SCOPE (src/sync/ports.ts) when it names none. */
+  /** The feed's customer account, or PARTNER_SCOPE (src/config/partner-scope.ts) when it names none. */
   accountId: number;
   mode: WriteMode;
   emptyCellClears: boolean;

@@ -1,8 +1,7 @@
-import type { MappedRecord } from '../sources/record.js';
 import { accounts } from './accounts/index.js';
 import { bankAccounts } from './bank-accounts/index.js';
 import { categories } from './categories/index.js';
-import type { KindDefinition, KindFeedKey } from './definition.js';
+import type { KindDefinition, KindFeedKey, KindFeedOptions } from './definition.js';
 import { invoices } from './invoices/index.js';
 import { plans } from './plans/index.js';
 import { transactions } from './transactions/index.js';
@@ -37,7 +36,8 @@ export type KindChunk = {
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** Every kind's feed keys at once (each optional): a loaded feed of any kind may be handed to its kind. */
 export type KindFeedSettings = Intersection<KindFeed[RecordKind]>;
-export type RecordOf<K extends RecordKind> = MappedRecord<KindPayload[K]>;
+/** A loaded feed as any kind reads it: the generic options and every kind's own keys. */
+export type KindFeedOf = KindFeedOptions & KindFeedSettings;
 
 /**
  * The registry, typed per kind so that `KINDS[kind]` with a generic kind is that kind's definition

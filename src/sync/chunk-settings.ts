@@ -1,6 +1,4 @@
-/** How a feed writes records the service may already hold (invoices, bank accounts). */
-export const WRITE_MODES = ['upsert', 'insert', 'update'] as const;
-export type WriteMode = (typeof WRITE_MODES)[number];
+import type { WriteMode } from '../config/write-mode.js';
 
 /**
  * What a chunk carries besides its records: the feed's write options, and what its kind resolved

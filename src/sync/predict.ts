@@ -1,5 +1,6 @@
-import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
+import { KINDS, type RecordKind } from '../kinds/registry.js';
 import type { MappedRecord } from '../sources/record.js';
+import type { RecordOf } from '../sources/record-of.js';
 import { outcomeOf } from './build-outcome.js';
 import type { ChunkSettings } from './chunk-settings.js';
 import { kindSettings } from './kind-settings.js';

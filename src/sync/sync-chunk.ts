@@ -1,4 +1,5 @@
-import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
+import { KINDS, type RecordKind } from '../kinds/registry.js';
+import type { RecordOf } from '../sources/record-of.js';
 import { failedAll } from './build-outcome.js';
 import type { Chunk } from './chunk.js';
 import type { ChunkSettings } from './chunk-settings.js';

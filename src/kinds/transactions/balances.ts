@@ -5,8 +5,8 @@ import { parseAmount } from '../../sources/values/amount.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { BalanceCandidate, BalanceUpdate } from '../../sync/report/statement-report.js';
 import { RunStopError } from '../../sync/stop.js';
+import type { BankAccountTarget } from '../bank-accounts/bank-account-target.js';
 import { listBankAccounts, resolveBankAccount, withExternalId } from '../bank-accounts/lookup.js';
-import type { BankAccountTarget } from './bank-account-target.js';
 import { routeTransaction, targetOfRoute } from './routing.js';
 import type { TransactionFeedSettings } from './settings.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountKey } from '../../sources/statement-account.js';
+import { BankAccountRoutes, BankAccountTarget } from '../bank-accounts/bank-account-target.js';
 import type { KindFeedKeys } from '../definition.js';
-import { BankAccountRoutes, BankAccountTarget } from './bank-account-target.js';
 
 /** A transactions feed's own keys (docs/feeds.md's reference table). */
 export interface TransactionFeedSettings {
