@@ -77,8 +77,9 @@ export interface ReadDeps extends Pick<ImportPorts, 'prepare' | 'predict'> {
 }
 
 /**
- * The run's reading, the same for every runner: each file through the import (sync/import-file.ts: rejected rows
- * reported, chunks handed to `port.dispatch`), in order; returns what was read of each file.
+ * The run's reading, the same for every runner: each file through the import (sync/import-file.ts:
+ * rejected rows reported, chunks handed to `port.dispatch`), in order; returns what was read of
+ * each file.
  */
 export async function readFiles(
   paths: readonly string[],
