@@ -2,8 +2,136 @@
  * The house rules (docs/architecture.md), checked in CI (npm run depcheck):
  * data flows one way and only the adapters know their infrastructure.
  */
+
+/**
+ * The folder picture: which folders each folder may import (besides its own files). A folder is
+ * `jobs/` or a top-level folder of src with its subfolders, except src/kinds, which is three kinds
+ * of folder: each kind's folder (`kinds/<kind>`, the common list under `kinds/*`, a kind's extra
+ * imports under its name), the registry (`kinds/registry`: src/kinds/registry.ts, the kinds'
+ * wiring: it alone imports the kind folders, and generic code reaches kinds through it) and the
+ * rest of the root (`kinds`: the definition types every kind implements). Kinds are finer because
+ * they are the seam: the core reads the registry, the registry the kinds, the kinds the core's
+ * ports; one folder for all of them would hide whether a kind's folder and the core know each
+ * other both ways.
+ * No two folders may import each other (checked below when this file loads); an import between
+ * folders that the picture does not list fails 'folders-import-one-way': add the folder here
+ * unless it imports yours, and then move the type to where it belongs instead.
+ */
+const FOLDER_IMPORTS = {
+  cli: [
+    'client',
+    'config',
+    'embed',
+    'fleet',
+    'gate',
+    'in-process',
+    'kinds/registry',
+    'logging',
+    'ops',
+    'report-files',
+    'sandbox',
+    'sources',
+    'sync',
+    'time',
+  ],
+  client: ['contract', 'logging', 'time'],
+  config: ['kinds/registry', 'sources'],
+  contract: [],
+  embed: ['client', 'contract'],
+  fleet: ['config', 'gate', 'in-process', 'jobs', 'logging', 'report-files', 'sources', 'sync', 'time'],
+  gate: ['client', 'time'],
+  'in-process': [
+    'client',
+    'config',
+    'gate',
+    'jobs',
+    'kinds/registry',
+    'logging',
+    'report-files',
+    'sources',
+    'sync',
+    'time',
+  ],
+  jobs: ['config', 'contract', 'kinds/registry', 'sources', 'sync', 'time'],
+  kinds: ['config', 'sources', 'sync'],
+  'kinds/registry': ['kinds', 'kinds/*'],
+  'kinds/*': ['client', 'config', 'contract', 'kinds', 'sources', 'sync'],
+  'kinds/transactions': ['kinds/bank-accounts'],
+  logging: [],
+  ops: ['client', 'config', 'fleet', 'gate', 'logging', 'report-files', 'sync', 'time'],
+  'report-files': ['sync'],
+  sandbox: ['contract'],
+  sources: ['contract', 'kinds/registry', 'logging', 'time'],
+  sync: ['client', 'config', 'contract', 'kinds/registry', 'logging', 'sources', 'time'],
+  time: [],
+};
+
+/** The kind folders there are (src/kinds/<kind>/): each one is a folder of the picture. */
+const KIND_FOLDERS = require('node:fs')
+  .readdirSync(`${__dirname}/src/kinds`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => `kinds/${entry.name}`);
+const isKind = (folder) => KIND_FOLDERS.includes(folder);
+
+/** The path pattern of a folder of the picture. */
+function folderPath(folder) {
+  if (folder === 'jobs') return '^jobs/';
+  if (folder === 'kinds/registry') return '^src/kinds/registry[.]ts$';
+  if (folder === 'kinds') return '^src/kinds/(?!registry[.]ts$)[^/]+[.]ts$';
+  if (folder === 'kinds/*') return '^src/kinds/[^/]+/';
+  return `^src/${folder}/`;
+}
+
+/** What a folder may import, `kinds/*` spelt out: a kind's folder, what every kind's may plus its own extras. */
+function importsOf(folder) {
+  const listed = [...(isKind(folder) ? FOLDER_IMPORTS['kinds/*'] : []), ...(FOLDER_IMPORTS[folder] ?? [])];
+  return listed.flatMap((other) => (other === 'kinds/*' ? KIND_FOLDERS : [other]));
+}
+
+// Two folders that may import each other are one tangle, not two folders: refuse such a picture.
+for (const folder of [...Object.keys(FOLDER_IMPORTS).filter((f) => f !== 'kinds/*'), ...KIND_FOLDERS])
+  for (const other of importsOf(folder))
+    if (importsOf(other).includes(folder))
+      throw new Error(
+        `.dependency-cruiser.cjs: ${folder} and ${other} may import each other; one of them must not`,
+      );
+
+const KIND_EXTRAS = Object.keys(FOLDER_IMPORTS).filter(isKind);
+const oneWay = (comment, from, to) => ({
+  name: 'folders-import-one-way',
+  comment,
+  severity: 'error',
+  from,
+  to,
+});
+/** Per folder of the picture: it imports its own files and the folders it lists, nothing else of ours. */
+const folderRules = [
+  ...Object.keys(FOLDER_IMPORTS)
+    .filter((folder) => folder !== 'kinds/*' && !isKind(folder))
+    .map((folder) =>
+      oneWay(
+        `${folder} imports only its own files and: ${FOLDER_IMPORTS[folder].join(', ') || 'nothing else of ours'} (FOLDER_IMPORTS).`,
+        { path: folderPath(folder) },
+        { path: '^(src|jobs)/', pathNot: [folderPath(folder), ...FOLDER_IMPORTS[folder].map(folderPath)] },
+      ),
+    ),
+  oneWay(
+    `A kind's folder imports only its own files and: ${FOLDER_IMPORTS['kinds/*'].join(', ')} (FOLDER_IMPORTS).`,
+    { path: '^src/kinds/([^/]+)/', pathNot: KIND_EXTRAS.map(folderPath) },
+    { path: '^(src|jobs)/', pathNot: ['^src/kinds/$1/', ...FOLDER_IMPORTS['kinds/*'].map(folderPath)] },
+  ),
+  ...KIND_EXTRAS.map((folder) =>
+    oneWay(
+      `${folder} imports only its own files, what every kind's folder may, and: ${FOLDER_IMPORTS[folder].join(', ')} (FOLDER_IMPORTS).`,
+      { path: folderPath(folder) },
+      { path: '^(src|jobs)/', pathNot: [folderPath(folder), ...importsOf(folder).map(folderPath)] },
+    ),
+  ),
+];
+
 module.exports = {
   forbidden: [
+    ...folderRules,
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     {
       name: 'contract-is-leaf',
@@ -58,12 +186,12 @@ module.exports = {
     {
       name: 'kinds-through-the-registry',
       comment:
-        "Outside src/kinds a kind is reached only through the registry (and the definition and field-spec types, and the transactions feed's bankAccount schema): nothing lists kinds or calls a kind's strategy directly.",
+        "Outside src/kinds a kind is reached only through the registry (and the definition types): nothing lists kinds, calls a kind's strategy directly or knows a kind's settings (a kind declares its feed keys and chunk settings in its definition).",
       severity: 'error',
       from: { path: '^(src|jobs)/', pathNot: '^src/kinds/' },
       to: {
         path: '^src/kinds/',
-        pathNot: '^src/kinds/(registry|definition|field-spec|transactions/bank-account-target)[.]ts$',
+        pathNot: '^src/kinds/(registry|definition)[.]ts$',
       },
     },
     {
@@ -79,8 +207,8 @@ module.exports = {
       comment:
         "A kind's field table and target schema are data: they import only the contract and the field-spec types.",
       severity: 'error',
-      from: { path: '^src/kinds/(field-spec|[^/]+/(fields|bank-account-target))[.]ts$' },
-      to: { path: '^(src|jobs)/', pathNot: '^src/(contract/|kinds/field-spec[.]ts$)' },
+      from: { path: '^src/(sources/field-spec|kinds/[^/]+/(fields|bank-account-target))[.]ts$' },
+      to: { path: '^(src|jobs)/', pathNot: '^src/(contract/|sources/field-spec[.]ts$)' },
     },
     {
       name: 'exports-read-through-a-location',

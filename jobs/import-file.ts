@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { Feed } from '../src/config/feed.js';
-import { type ImportPorts, type ImportResult, importFile } from '../src/sync/import-file.js';
-import type { JobContext, JobDefinition } from './job.js';
 
+/**
+ * What an import of one export file is given (the fleet's import job data builds on it): the
+ * run, the feed, the file and whether it is a dry run. The import itself is the core's
+ * (`importFile` in src/sync/import-file.ts, called by the run's read step): the core never imports
+ * jobs/, which imports the core.
+ */
 export const ImportFilePayload = z.strictObject({
   runId: z.string().min(1),
   feed: Feed,
@@ -11,12 +15,3 @@ export const ImportFilePayload = z.strictObject({
   dryRun: z.boolean().default(false),
 });
 export type ImportFilePayload = z.output<typeof ImportFilePayload>;
-
-export type ImportFileContext = JobContext & Omit<ImportPorts, 'run'>;
-
-/** Reads one export file, reports rejected rows, and dispatches chunks of at most 1000 records. */
-export const importFileJob: JobDefinition<ImportFilePayload, ImportFileContext, ImportResult> = {
-  name: 'import-file',
-  payload: ImportFilePayload,
-  run: (payload, ctx) => importFile(payload.feed, payload.file, payload.dryRun, ctx),
-};

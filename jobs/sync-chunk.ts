@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { WRITE_MODES } from '../src/config/write-mode.js';
 import { compiled, LIMITS } from '../src/contract/index.js';
-import { KINDS, RECORD_KINDS, type RecordKind, type RecordOf } from '../src/kinds/registry.js';
-import { BankAccountRoutes } from '../src/kinds/transactions/bank-account-target.js';
+import { KINDS, RECORD_KINDS, type RecordKind } from '../src/kinds/registry.js';
+import type { RecordOf } from '../src/sources/record-of.js';
 import { type Chunk, type ChunkOf, chunkOf } from '../src/sync/chunk.js';
-import { WRITE_MODES } from '../src/sync/chunk-settings.js';
+import type { ChunkSettings } from '../src/sync/chunk-settings.js';
 import type { RecordOutcome } from '../src/sync/outcome.js';
 import { type ChunkExecution, runChunk } from '../src/sync/run-chunk.js';
 import type { JobDefinition } from './job.js';
@@ -47,61 +48,84 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
     .max(LIMITS.bulkItems.max);
 }
 
-const chunkFields = {
-  runId: z.string().min(1),
-  feed: z.string().min(1),
-  /** A customer account, or PARTNER_SCOPE (0) for a partner-scope kind. */
-  accountId: z.int().nonnegative(),
-  seq: z.int().positive(),
-  settings: z.strictObject({
-    bankAccountId: z.int().positive().optional(),
-    bankAccounts: BankAccountRoutes.optional(),
-    mode: z.enum(WRITE_MODES),
-    emptyCellClears: z.boolean(),
-    mappedFields: z.array(z.string()),
-  }),
-};
+/** The fields of a chunk of `kind` besides its records: its settings' own part is checked by the kind. */
+function chunkFieldsOf(kind: RecordKind) {
+  return {
+    runId: z.string().min(1),
+    feed: z.string().min(1),
+    /** A customer account, or PARTNER_SCOPE (0) for a partner-scope kind. */
+    accountId: z.int().nonnegative(),
+    seq: z.int().positive(),
+    settings: z.strictObject({
+      mode: z.enum(WRITE_MODES),
+      emptyCellClears: z.boolean(),
+      mappedFields: z.array(z.string()),
+      ofKind: KINDS[kind].chunk.optional(),
+    }) satisfies z.ZodType<ChunkSettings>,
+  };
+}
 
 /** A chunk without its records: what a queued chunk job carries (src/fleet/chunk-records.ts). */
-export const SyncChunkHeader = z.strictObject({
-  ...chunkFields,
-  kind: z.enum(RECORD_KINDS),
+export interface SyncChunkHeader {
+  runId: string;
+  feed: string;
+  kind: RecordKind;
+  accountId: number;
+  seq: number;
+  settings: ChunkSettings;
   /** How many records the chunk holds. */
-  records: z.int().positive().max(LIMITS.bulkItems.max),
-});
-export type SyncChunkHeader = z.output<typeof SyncChunkHeader>;
+  records: number;
+}
+
+function headerSchemaOf(kind: RecordKind): z.ZodType<SyncChunkHeader> {
+  return z.strictObject({
+    ...chunkFieldsOf(kind),
+    kind: z.literal(kind),
+    records: z.int().positive().max(LIMITS.bulkItems.max),
+  });
+}
 
 function chunkSchemaOf<K extends RecordKind>(kind: K): z.ZodType<ChunkOf<K>> {
-  return z.strictObject({ ...chunkFields, kind: z.literal(kind), records: recordsOf(kind) });
+  return z.strictObject({ ...chunkFieldsOf(kind), kind: z.literal(kind), records: recordsOf(kind) });
 }
 
 /**
  * One schema per registered kind, compiled the first time a chunk of that kind is checked: compiling
  * all of them when the module loads cost every CLI start about 65 ms (most runs meet one kind).
  */
-const CHUNK_SCHEMAS = new Map<RecordKind, z.ZodType<ChunkOf<RecordKind>>>();
-function chunkSchema(kind: RecordKind): z.ZodType<ChunkOf<RecordKind>> {
-  let schema = CHUNK_SCHEMAS.get(kind);
-  if (!schema) {
-    schema = compiled(chunkSchemaOf(kind));
-    CHUNK_SCHEMAS.set(kind, schema);
-  }
-  return schema;
+function perKind<T>(schemaOf: (kind: RecordKind) => z.ZodType<T>): (kind: RecordKind) => z.ZodType<T> {
+  const schemas = new Map<RecordKind, z.ZodType<T>>();
+  return (kind) => {
+    let schema = schemas.get(kind);
+    if (!schema) {
+      schema = compiled(schemaOf(kind));
+      schemas.set(kind, schema);
+    }
+    return schema;
+  };
 }
+const chunkSchema = perKind<ChunkOf<RecordKind>>(chunkSchemaOf);
+const headerSchema = perKind(headerSchemaOf);
 
 /**
- * A whole chunk, checked by its kind's schema (the kind is read first, so a chunk is validated
- * once, against its own kind, and a kind missing from the registry cannot be missing here).
+ * A payload checked by its kind's schema: the kind is read first, so it is validated once, against
+ * its own kind (settings included), and a kind missing from the registry cannot be missing here.
  */
-export const SyncChunkPayload: z.ZodType<Chunk> = z
-  .looseObject({ kind: z.enum(RECORD_KINDS) })
-  .transform((input, ctx) => {
-    const result = chunkSchema(input.kind).safeParse(input);
-    if (result.success) return chunkOf(result.data);
+function byKind<T>(schemaOf: (kind: RecordKind) => z.ZodType<T>): z.ZodType<T> {
+  return z.looseObject({ kind: z.enum(RECORD_KINDS) }).transform((input, ctx) => {
+    const result = schemaOf(input.kind).safeParse(input);
+    if (result.success) return result.data;
     for (const issue of result.error.issues)
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, input: issue.input });
     return z.NEVER;
   });
+}
+
+/** A chunk without its records, checked by its kind (what a queued chunk job carries). */
+export const SyncChunkHeader: z.ZodType<SyncChunkHeader> = byKind(headerSchema);
+
+/** A whole chunk, checked by its kind's schema. */
+export const SyncChunkPayload: z.ZodType<Chunk> = byKind(chunkSchema).transform(chunkOf);
 
 /**
  * Syncs one chunk that holds its tenant slot with its kind's strategy; its outcomes are stored

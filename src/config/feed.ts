@@ -1,52 +1,26 @@
 import { z } from 'zod';
-import type { KindFeedKey } from '../kinds/definition.js';
-import { ACCOUNT_FIELD } from '../kinds/field-spec.js';
-import { KINDS, RECORD_KINDS, type RecordKind } from '../kinds/registry.js';
-import { BankAccountRoutes, BankAccountTarget } from '../kinds/transactions/bank-account-target.js';
+import {
+  KIND_FEED_KEYS,
+  KINDS,
+  type KindFeedSettings,
+  RECORD_KINDS,
+  type RecordKind,
+} from '../kinds/registry.js';
+import { FieldMapping, type FieldMappings, overDefaults } from '../sources/field-mapping.js';
+import { ACCOUNT_FIELD } from '../sources/field-spec.js';
 import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
-import { accountKey } from '../sources/statement-account.js';
-import { WRITE_MODES } from '../sync/chunk-settings.js';
-import { PARTNER_SCOPE } from '../sync/ports.js';
-import { columnRef, FieldMapping, type FieldMappings, overDefaults } from './field-mapping.js';
-
-const RowFilter = z.strictObject({
-  column: columnRef,
-  equals: z.string().optional(),
-  matches: z.string().optional(),
-});
+import { RowFilter } from '../sources/row-filter.js';
+import { PARTNER_SCOPE } from './partner-scope.js';
+import { WRITE_MODES } from './write-mode.js';
 
 /** The feed's `source`: its keys depend on `source.format` (src/sources/formats/registry.ts). */
 export { Source };
 
 /**
- * Feed keys that belong to kinds (KindDefinition.feedKeys): what they are, for the messages. A key
- * with `insteadOf` may replace that (required) key, never join it; one `perStatement` needs a
- * format whose rows name their statement's account (a bank format's route cells).
+ * The keys every feed may have, in two parts: the kinds' own keys (KIND_FEED_KEYS) stand between
+ * them in FeedKeys, where a feed names its target, so messages keep the order of a feed file.
  */
-interface KindFeedKeyText {
-  key: KindFeedKey;
-  required: string;
-  what: string;
-  insteadOf?: KindFeedKey;
-  perStatement?: true;
-}
-
-const KIND_FEED_KEYS: readonly KindFeedKeyText[] = [
-  {
-    key: 'bankAccount',
-    required: 'the target bank account (externalId, accountName, bankName, ...)',
-    what: 'a target bank account',
-  },
-  {
-    key: 'bankAccounts',
-    required: 'the target bank accounts per statement account',
-    what: 'target bank accounts per statement account',
-    insteadOf: 'bankAccount',
-    perStatement: true,
-  },
-];
-
-const FeedKeys = z.strictObject({
+const HEAD_KEYS = {
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'),
   /**
    * The customer account; partner-scope kinds (accounts) have none (PARTNER_SCOPE), nor need feeds
@@ -63,11 +37,9 @@ const FeedKeys = z.strictObject({
   source: Source,
   /** Optional when the source format brings a default mapping for the feed's kind (merged field by field). */
   mapping: z.record(z.string(), FieldMapping).optional(),
-  bankAccount: BankAccountTarget.optional(),
-  /** Bank formats: a target per statement account (IBAN, Othr/Id, :25:), or `auto` (one per IBAN). */
-  bankAccounts: BankAccountRoutes.optional(),
-  /** Bank statement formats: false leaves the target accounts' balances as they are (default: updated). */
-  updateBalances: z.boolean().optional(),
+};
+
+const TAIL_KEYS = {
   /** invoices and bank-accounts: upsert (default), insert (create only) or update (update only). */
   mode: z.enum(WRITE_MODES).default('upsert'),
   /** invoices/bank-accounts updates: whether an empty source cell clears the service's value. */
@@ -86,10 +58,28 @@ const FeedKeys = z.strictObject({
   concurrency: z.int().min(1).max(64).default(2),
   /** How IDs are derived for records without a source ID (docs/identity.md); 1 keeps pre-2026-11 IDs. */
   identityScheme: z.literal([1, 2]).default(2),
-});
+};
+/** The generic keys' schema type (the schema itself is FeedKeys). */
+type GenericKeys = ReturnType<typeof z.strictObject<typeof HEAD_KEYS & typeof TAIL_KEYS>>;
+
+/**
+ * Every feed key: the generic ones and, optional in every feed, each kind's own (the kinds' checks
+ * say which feeds must or must not have them). The kinds' keys are composed at run time from the
+ * registry, which TypeScript cannot fold into one object type: KindFeedSettings is that type, read
+ * from the same registry.
+ */
+const FeedKeys = z.strictObject({
+  ...HEAD_KEYS,
+  ...Object.fromEntries(KIND_FEED_KEYS.map(({ key, spec }) => [key, spec.schema.optional()])),
+  ...TAIL_KEYS,
+}) as unknown as z.ZodType<
+  z.output<GenericKeys> & KindFeedSettings,
+  z.input<GenericKeys> & Partial<Record<keyof KindFeedSettings, unknown>>
+>;
+type LoadedKeys = z.output<typeof FeedKeys>;
 
 /** A loaded feed's keys with its mapping complete: the format's default mapping merged in. */
-type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping' | 'accountId'> & {
+type MergedFeed = Omit<LoadedKeys, 'mapping' | 'accountId'> & {
   mapping: FieldMappings;
   /**
    * The feed's customer account, or PARTNER_SCOPE for a partner-scope kind, or for a feed that
@@ -102,7 +92,7 @@ type MergedFeed = Omit<z.output<typeof FeedKeys>, 'mapping' | 'accountId'> & {
  * The feed's account: refused for the partner's own kinds; required for a customer account's kinds
  * unless the records name their account (ACCOUNT_FIELD mapped, account-route.ts).
  */
-function accountOf(keys: z.output<typeof FeedKeys>, mapping: FieldMappings, ctx: z.RefinementCtx): number {
+function accountOf(keys: LoadedKeys, mapping: FieldMappings, ctx: z.RefinementCtx): number {
   const partner = KINDS[keys.kind].scope === 'partner';
   const perRecord = ACCOUNT_FIELD in mapping && ACCOUNT_FIELD in KINDS[keys.kind].fields;
   for (const key of ['accountId', 'accountExternalId'] as const)
@@ -128,25 +118,9 @@ function accountOf(keys: z.output<typeof FeedKeys>, mapping: FieldMappings, ctx:
 }
 
 /** The feed's mapping over the format's default mapping for its kind; undefined when there is neither. */
-function mergedMapping(feed: z.output<typeof FeedKeys>): FieldMappings | undefined {
+function mergedMapping(feed: LoadedKeys): FieldMappings | undefined {
   const defaults = defaultMappingOf(feed.source.format, feed.kind);
   return defaults === undefined ? feed.mapping : overDefaults(defaults, feed.mapping);
-}
-
-/** Two `bankAccounts` keys that name one account (`DE89 3704…` and `DE893704…`) would make the choice arbitrary. */
-function checkRoutes(feed: MergedFeed, ctx: z.RefinementCtx): void {
-  if (feed.bankAccounts === undefined || feed.bankAccounts === 'auto') return;
-  const seen = new Map<string, string>();
-  for (const id of Object.keys(feed.bankAccounts)) {
-    const first = seen.get(accountKey(id));
-    if (first !== undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['bankAccounts', id],
-        message: `names the same account as "${first}" (accounts are compared without spaces, in upper case): keep one`,
-      });
-    else seen.set(accountKey(id), id);
-  }
 }
 
 /** The checks of a feed that need several keys at once (on the merged mapping). */
@@ -170,45 +144,38 @@ function checkFeed(feed: MergedFeed, ctx: z.RefinementCtx): void {
       });
     }
   }
-  if (
-    feed.updateBalances !== undefined &&
-    (KINDS[feed.kind].balances === undefined || routeCellsOf(feed.source.format) === undefined)
-  )
-    ctx.addIssue({
-      code: 'custom',
-      path: ['updateBalances'],
-      message: `only transactions feeds of bank statement formats (camt, mt940) update balances; a ${feed.kind} feed of ${feed.source.format} files has none to update: remove the key`,
-    });
-  for (const text of KIND_FEED_KEYS) {
-    const { key } = text;
-    const owners = RECORD_KINDS.filter((k) => KINDS[k].feedKeys?.includes(key));
+  checkKindKeys(feed, ctx);
+  const kind = KINDS[feed.kind];
+  kind.checkFeed?.(feed, (path, message) => ctx.addIssue({ code: 'custom', path: [...path], message }));
+}
+
+/**
+ * The kinds' own keys: a key a kind owns is required by its `required` (unless a key `insteadOf`
+ * it is given), refused beside the key it replaces, and refused in other kinds' feeds and, when
+ * `perStatement`, in feeds of formats whose rows name no statement account.
+ */
+function checkKindKeys(feed: MergedFeed, ctx: z.RefinementCtx): void {
+  const keys: Readonly<Record<string, unknown>> = feed;
+  const given = (key: string) => keys[key] !== undefined;
+  for (const { key, owners, spec } of KIND_FEED_KEYS) {
     const owned = owners.includes(feed.kind);
-    const present = feed[key] !== undefined;
-    const replaces = KIND_FEED_KEYS.find((other) => other.insteadOf === key && feed[other.key] !== undefined);
-    if (owned && present && text.insteadOf !== undefined && feed[text.insteadOf] !== undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `give either ${text.insteadOf} or ${key}, not both`,
-      });
-    if (owned && present && text.perStatement && routeCellsOf(feed.source.format) === undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `a ${feed.source.format} file names no statement account: give ${text.insteadOf ?? 'another key'} instead (${key} is for bank statement formats)`,
-      });
-    if (owned && !present && text.insteadOf === undefined && replaces === undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `required for kind ${feed.kind}: ${text.required}`,
-      });
-    if (!owned && present)
-      ctx.addIssue({
-        code: 'custom',
-        path: [key],
-        message: `only ${owners.join(', ')} feeds have ${text.what}`,
-      });
+    const present = given(key);
+    const statements = routeCellsOf(feed.source.format) !== undefined;
+    const replaced = KIND_FEED_KEYS.some((other) => other.spec.insteadOf === key && given(other.key));
+    const issue = (message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+    if (present && spec.misplaced && (!owned || (spec.perStatement && !statements))) {
+      issue(spec.misplaced(feed.kind, feed.source.format));
+      continue;
+    }
+    if (owned && present && spec.insteadOf !== undefined && given(spec.insteadOf))
+      issue(`give either ${spec.insteadOf} or ${key}, not both`);
+    if (owned && present && spec.perStatement && !statements)
+      issue(
+        `a ${feed.source.format} file names no statement account: give ${spec.insteadOf ?? 'another key'} instead (${key} is for bank statement formats)`,
+      );
+    if (owned && !present && spec.required !== undefined && replaced === false)
+      issue(`required for kind ${feed.kind}: ${spec.required}`);
+    if (!owned && present) issue(`only ${owners.join(', ')} feeds have ${spec.what}`);
   }
 }
 
@@ -225,7 +192,6 @@ export const Feed = FeedKeys.transform((keys, ctx): MergedFeed => {
   }
   const feed = { ...keys, mapping, accountId: accountOf(keys, mapping, ctx) };
   checkFeed(feed, ctx);
-  checkRoutes(feed, ctx);
   return feed;
 });
 export type Feed = z.output<typeof Feed>;

@@ -1,7 +1,8 @@
 import type { FeedOf } from '../config/feed.js';
-import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import type { RecordKind } from '../kinds/registry.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
+import type { RecordOf } from '../sources/record-of.js';
 import type { ProgressListener } from './memory-run.js';
 
 type Open = <K extends RecordKind>(feed: FeedOf<K>, file: string) => RecordStream<RecordOf<K>>;

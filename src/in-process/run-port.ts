@@ -1,12 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import type { Feed, FeedOf } from '../config/feed.js';
-import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import type { RecordKind } from '../kinds/registry.js';
 import { FileReportSink, type ReportFiles } from '../report-files/file-sink.js';
 import { closeStream, write } from '../report-files/stream-write.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome } from '../sources/record.js';
+import type { RecordOf } from '../sources/record-of.js';
 import type { Chunk } from '../sync/chunk.js';
 import { type IdentityStore, storeBeforeFirstWrite } from '../sync/identity/check.js';
 import type { SyncMeter } from '../sync/meter.js';

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { PARTNER_SCOPE } from '../config/partner-scope.js';
+import { ACCOUNT_FIELD } from '../sources/field-spec.js';
 import type { MappedRecord } from '../sources/record.js';
 import { failedAll, outcomeOf } from '../sync/build-outcome.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
-import { type AccountStop, type ChunkContext, PARTNER_SCOPE } from '../sync/ports.js';
+import type { AccountStop, ChunkContext } from '../sync/ports.js';
 import { ChunkStopError, stoppedOutcome } from '../sync/stop.js';
 import type { KindFeedOptions, RouteVerdict } from './definition.js';
-import { ACCOUNT_FIELD } from './field-spec.js';
 
 /**
  * The field in a kind's payload schema by which a record names its account (ACCOUNT_FIELD): the

@@ -1,29 +1,63 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { WriteMode } from '../config/write-mode.js';
+import type { KindFields } from '../sources/field-spec.js';
 import type { MappedRecord, StatementAccount } from '../sources/record.js';
-import type { ChunkSettings, WriteMode } from '../sync/chunk-settings.js';
+import type { KindChunkSettings } from '../sync/chunk-settings.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { HeldScope } from '../sync/reconcile/held.js';
 import type { BalanceCandidate, BalanceUpdate } from '../sync/report/statement-report.js';
-import type { KindFields } from './field-spec.js';
-import type { BankAccountRoutes, BankAccountTarget } from './transactions/bank-account-target.js';
 
-/** The feed settings a kind reads; a Feed carries them all (a kind never imports the feed schema). */
+/**
+ * The feed settings every kind may read; a kind's own keys (KindDefinition.feedKeys) come on top,
+ * typed by the kind (a kind never imports the feed schema, the feed schema never imports a kind).
+ */
 export interface KindFeedOptions {
-  /** The feed's customer account, or PARTNER_SCOPE (src/sync/ports.ts) when it names none. */
+  /** The feed's customer account, or PARTNER_SCOPE (src/config/partner-scope.ts) when it names none. */
   accountId: number;
   mode: WriteMode;
   emptyCellClears: boolean;
   replaceCurrentValuesForThePeriod: boolean;
-  bankAccount?: BankAccountTarget | undefined;
-  bankAccounts?: BankAccountRoutes | undefined;
-  /** Bank statement feeds: false leaves the target accounts' balances alone (default: kept up to date). */
-  updateBalances?: boolean | undefined;
 }
 
-/** Feed keys that belong to kinds: a kind that lists one requires it, feeds of other kinds must not have it. */
-export type KindFeedKey = 'bankAccount' | 'bankAccounts';
+/** A kind without feed keys or chunk settings of its own. */
+export type NoKindSettings = Record<never, never>;
+
+/** The `chunk` of a kind whose chunks carry nothing of their own: an empty object, strictly. */
+export const NO_CHUNK_SETTINGS: z.ZodType<NoKindSettings> = z.strictObject({});
+
+/**
+ * One feed key a kind owns: its value's schema (the key is optional in every feed; `required` and
+ * `insteadOf` say when a feed of the kind must have it), its docs row (docs/feeds.md's reference
+ * table, checked by test/unit/kinds/registry.test.ts) and the words of its messages.
+ */
+export interface KindFeedKey<T> {
+  schema: z.ZodType<T>;
+  docs: {
+    /** The formats the key is for, shown after the key ("mt940, camt"). */
+    formats?: string;
+    type: string;
+    default: string;
+    text: string;
+  };
+  /** What it is, for "only <kinds> feeds have <what>". */
+  what: string;
+  /** A feed of the kind must have it (unless a key `insteadOf` it is given): what it is, for the message. */
+  required?: string;
+  /** The (required) key this one may replace, never join. */
+  insteadOf?: string;
+  /** Only for formats whose rows name their statement's account (a bank format's route cells). */
+  perStatement?: true;
+  /**
+   * The one message for a key where it does not belong (another kind's feed, or a format without
+   * statements), instead of the two generic ones.
+   */
+  misplaced?(kind: string, format: string): string;
+}
+
+/** A kind's feed keys, one per key of its feed settings F (declaration order is the docs' order). */
+export type KindFeedKeys<F> = { readonly [K in keyof F]-?: KindFeedKey<Exclude<F[K], undefined>> };
 
 /** Where a record of a bank statement goes: a route to a target of its own, the feed's one, or nowhere (why). */
 export type RouteVerdict = { route?: StatementAccount } | { rejected: string };
@@ -33,7 +67,7 @@ export type RouteVerdict = { route?: StatementAccount } | { rejected: string };
  * body). The mapper, the feed validation, the chunk payload schema, the strategies' dispatch and
  * the dry run all read it from the registry (registry.ts); nothing else lists kinds.
  */
-export interface KindDefinition<P> {
+export interface KindDefinition<P, F extends object = NoKindSettings, C extends object = NoKindSettings> {
   /** One line for the docs (docs/feeds.md). */
   description: string;
   /** The service fields a mapping may fill. */
@@ -58,24 +92,42 @@ export interface KindDefinition<P> {
    */
   scope?: 'partner';
   /** Payload values the feed supplies when the mapping does not name the field. */
-  payloadDefaults?(feed: KindFeedOptions): Readonly<Record<string, string | number | boolean>>;
-  /** Feed keys this kind's feeds must have (and others must not). */
-  feedKeys?: readonly KindFeedKey[];
+  payloadDefaults?(feed: KindFeedOptions & F): Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The kind's own feed keys (F): the feed schema (src/config/feed.ts) takes them from the registry,
+   * and feeds of other kinds must not have them.
+   */
+  feedKeys?: KindFeedKeys<F>;
+  /**
+   * The currency a feed pins for its records, when neither the record nor its statement names one
+   * (the fraction-digits check of amounts).
+   */
+  pinnedCurrency?(feed: KindFeedOptions & F): string | undefined;
+  /** Checks of the kind's feed keys that need the whole loaded feed; `report` adds an issue at `path`. */
+  checkFeed?(
+    feed: KindFeedOptions & F,
+    report: (path: readonly (string | number)[], message: string) => void,
+  ): void;
+  /**
+   * What the kind's chunks carry besides the generic settings (ChunkSettings.ofKind): strict, so a
+   * chunk that crossed a process boundary is checked by its own kind; what `prepare` resolves.
+   */
+  chunk: z.ZodType<C>;
   /**
    * Where the feed sends a record: bank formats (their rows name the statement's account) by that
    * account (`account` null: the statement names none; undefined: the record is no statement's);
    * provisioning kinds by the customer account the record names (`payload`, account-route.ts).
    * Absent: every record goes to the feed's one target.
    */
-  route?(feed: KindFeedOptions, account: StatementAccount | null | undefined, payload: P): RouteVerdict;
-  /** The kind's part of the chunk settings, resolved once per file; a dry run writes nothing. */
-  prepare?(feed: KindFeedOptions, dryRun: boolean, ctx: ChunkContext): Promise<Partial<ChunkSettings>>;
+  route?(feed: KindFeedOptions & F, account: StatementAccount | null | undefined, payload: P): RouteVerdict;
+  /** The kind's part of the chunk settings, resolved once per file; a dry run writes nothing. Absent: C is empty. */
+  prepare?(feed: KindFeedOptions & F, dryRun: boolean, ctx: ChunkContext): Promise<C>;
   /**
    * Bank statement formats: applies the newest booked balance of each statement account of a file
    * (its records settled) to the account the kind writes to; one update per target.
    */
   balances?(
-    feed: KindFeedOptions,
+    feed: KindFeedOptions & F,
     candidates: readonly BalanceCandidate[],
     dryRun: boolean,
     ctx: ChunkContext,
@@ -83,21 +135,21 @@ export interface KindDefinition<P> {
   /** Syncs one chunk: exactly one outcome per record (sync/strategies). */
   sync(
     records: readonly MappedRecord<P>[],
-    settings: ChunkSettings,
+    settings: KindChunkSettings<C>,
     ctx: ChunkContext,
   ): Promise<RecordOutcome[]>;
   /**
    * `erp-bridge reconcile`: what the service holds of the feed's scope, read-only (a missing target
    * is an empty scope, never created). Absent: the kind cannot be reconciled.
    */
-  reconcile?(feed: KindFeedOptions, ctx: ChunkContext): Promise<HeldScope>;
+  reconcile?(feed: KindFeedOptions & F, ctx: ChunkContext): Promise<HeldScope>;
   /**
    * Dry runs: reads what the real run starts with and tells which records it would skip. Absent:
    * every record counts as would-send.
    */
   predict?(
     records: readonly MappedRecord<P>[],
-    settings: ChunkSettings,
+    settings: KindChunkSettings<C>,
     ctx: ChunkContext,
   ): Promise<(record: MappedRecord<P>) => HeldVerdict>;
 }

@@ -1,4 +1,4 @@
-import type { FieldType } from '../kinds/field-spec.js';
+import type { FieldType } from './field-spec.js';
 import { type DecimalSeparator, parseAmount } from './values/amount.js';
 import { type DateFormat, parseDate } from './values/date.js';
 import { failed, type Parsed, parsed } from './values/result.js';

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import type { Feed } from '../config/feed.js';
 import { KINDS } from '../kinds/registry.js';
 import { decodeStream, READ_CHUNK_BYTES } from './decode.js';
 import type { ByteWatch } from './encoding-inspect.js';
+import type { SourceFeed } from './feed-view.js';
 import { cellOf } from './field-plan.js';
 import { FileStopError } from './file-stop.js';
 import { hasFixedDates, rawTextOf, readSource, readSourceBytes } from './formats/registry.js';
@@ -93,7 +93,7 @@ class CandidateWatch implements ByteWatch {
 }
 
 /** The check for a feed whose mapping reads dates from columns; undefined when it reads none. */
-export function dateFormatCheck(feed: Feed): DateFormatCheck | undefined {
+export function dateFormatCheck(feed: SourceFeed): DateFormatCheck | undefined {
   if (hasFixedDates(feed.source.format)) return undefined;
   const columns = dateColumns(feed);
   if (columns.length === 0) return undefined;
@@ -165,7 +165,7 @@ async function rawTextClear(text: AsyncIterable<string> | undefined, candidates:
   return watch.clear();
 }
 
-function dateColumns(feed: Feed): DateColumn[] {
+function dateColumns(feed: SourceFeed): DateColumn[] {
   return Object.entries(KINDS[feed.kind].fields).flatMap(([field, spec]): DateColumn[] => {
     const mapping = feed.mapping[field];
     if (spec.type !== 'date' || mapping === undefined) return [];
@@ -187,7 +187,7 @@ interface Contradiction {
  * early return closes the reader (its generator's `finally`).
  */
 async function contradiction(
-  feed: Feed,
+  feed: SourceFeed,
   file: string,
   reading: FormatReading,
   columns: readonly DateColumn[],

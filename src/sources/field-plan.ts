@@ -1,6 +1,6 @@
-import type { FieldMapping } from '../config/field-mapping.js';
-import type { FieldType } from '../kinds/field-spec.js';
 import { type CellFormats, type Converted, convertCell } from './convert.js';
+import type { FieldMapping } from './field-mapping.js';
+import type { FieldType } from './field-spec.js';
 import type { ColumnRef, Columns, SourceRow } from './row.js';
 import { addDecimals, negateDecimal } from './values/decimal.js';
 import { failed, type Parsed, parsed } from './values/result.js';

@@ -1,6 +1,6 @@
-import type { Feed } from '../config/feed.js';
-import type { FieldMapping } from '../config/field-mapping.js';
 import { KINDS } from '../kinds/registry.js';
+import type { SourceFeed } from './feed-view.js';
+import type { FieldMapping } from './field-mapping.js';
 import type { ColumnRef, MappedColumn } from './row.js';
 
 /** The columns one field's mapping reads, in the order it names them (none for a constant). */
@@ -14,7 +14,7 @@ function columnsOf(mapping: FieldMapping): readonly ColumnRef[] {
 }
 
 /** Every column the feed's mapping reads, field by field in the kind's order. */
-export function mappedColumns(feed: Feed): MappedColumn[] {
+export function mappedColumns(feed: SourceFeed): MappedColumn[] {
   return Object.entries(KINDS[feed.kind].fields).flatMap(([field, spec]) => {
     const mapping = feed.mapping[field];
     return mapping === undefined ? [] : columnsOf(mapping).map((ref) => ({ ref, field, type: spec.type }));

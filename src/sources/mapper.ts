@@ -1,8 +1,9 @@
-import type { FeedOf } from '../config/feed.js';
 import { compiled } from '../contract/index.js';
-import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
+import { KINDS, type RecordKind } from '../kinds/registry.js';
+import type { RecordOf } from '../sources/record-of.js';
 import type { Booking } from './booking.js';
 import type { CellFormats, Converted } from './convert.js';
+import type { SourceFeed } from './feed-view.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { routeCellsOf } from './formats/registry.js';
 import { DerivedIds, identityContent } from './identity.js';
@@ -20,7 +21,7 @@ export type RecordMapper<R extends MappedRecord = MappedRecord> = (row: SourceRo
  * contract, a rejection naming field, column and reason, or an exclusion by a feed rule.
  */
 export function compileMapper<K extends RecordKind>(
-  feed: FeedOf<K>,
+  feed: SourceFeed<K>,
   columns: Columns | undefined,
 ): RecordMapper<RecordOf<K>> {
   const definition = KINDS[feed.kind];
@@ -91,7 +92,7 @@ export function compileMapper<K extends RecordKind>(
   // Per row, each money field's decimal (undefined: not money, or empty), for the currency's check.
   const moneyDecimals: (string | undefined)[] = new Array(readers.length);
   const fractionCheck = fractionDigitsCheck(readers, moneyDecimals, feed.mapping);
-  const pinnedCurrency = 'bankAccount' in feed ? feed.bankAccount?.accountCurrency : undefined;
+  const pinnedCurrency = definition.pinnedCurrency?.(feed);
 
   const exclusionOf = (row: SourceRow): string | undefined => {
     if (row.leftOut !== undefined) return row.leftOut;
@@ -222,7 +223,7 @@ function bookingOf(booking: Booking, bookingId: string | undefined, externalId: 
  * (no reader) for formats whose rows are no statement's.
  */
 function statementAccountReader(
-  feed: FeedOf<RecordKind>,
+  feed: SourceFeed<RecordKind>,
   columns: Columns | undefined,
 ): ((row: SourceRow, payload: Record<string, unknown>) => StatementAccount | null) | undefined {
   const cells = routeCellsOf(feed.source.format);
@@ -261,7 +262,7 @@ function statementAccountReader(
 function fractionDigitsCheck(
   readers: readonly (readonly [string, FieldReader])[],
   decimals: readonly (string | undefined)[],
-  mapping: FeedOf<RecordKind>['mapping'],
+  mapping: SourceFeed<RecordKind>['mapping'],
 ): (currency: string) => string | undefined {
   let lastCurrency: string | undefined;
   let lastDigits: number | undefined;

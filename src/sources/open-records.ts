@@ -1,8 +1,9 @@
-import type { FeedOf } from '../config/feed.js';
-import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import type { RecordKind } from '../kinds/registry.js';
+import type { RecordOf } from '../sources/record-of.js';
 import { dateFormatCheck } from './date-format-check.js';
 import { type CheckedText, openCheckedText } from './decode.js';
 import { blankSize, emptyFileStop } from './empty-file.js';
+import type { SourceFeed } from './feed-view.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError, FileStopError } from './file-stop.js';
 import { inputOf, leastContentOf, readSource, readSourceBytes } from './formats/registry.js';
@@ -52,7 +53,7 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
  * `layoutProblem` tells the import to stop (importFile).
  */
 export function openRecords<K extends RecordKind>(
-  feed: FeedOf<K>,
+  feed: SourceFeed<K>,
   given: string | ExportFile,
 ): RecordStream<RecordOf<K>> {
   const source = asExportFile(given);

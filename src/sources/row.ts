@@ -1,5 +1,5 @@
-import type { FieldType } from '../kinds/field-spec.js';
 import type { Booking, StatementAppearance } from './booking.js';
+import type { FieldType } from './field-spec.js';
 
 /** A column reference of a mapping: a header name, or a 1-based position. */
 export type ColumnRef = string | number;

@@ -1,16 +1,18 @@
-import type { BankAccountRoutes } from '../kinds/transactions/bank-account-target.js';
+import type { WriteMode } from '../config/write-mode.js';
 
-/** How a feed writes records the service may already hold (invoices, bank accounts). */
-export const WRITE_MODES = ['upsert', 'insert', 'update'] as const;
-export type WriteMode = (typeof WRITE_MODES)[number];
-
-/** What a chunk carries besides its records: the resolved target and the feed's write options. */
+/**
+ * What a chunk carries besides its records: the feed's write options, and what its kind resolved
+ * for it (`ofKind`, the kind's own data: a transactions feed's target bank account; absent when the
+ * kind resolves nothing). Generic code carries `ofKind` unread; the kind's `chunk` schema checks it
+ * where the kind gets it (KindChunkSettings).
+ */
 export interface ChunkSettings {
-  bankAccountId?: number;
-  /** Bank statements: the targets per statement account, found or created by the chunk that needs one. */
-  bankAccounts?: BankAccountRoutes;
   mode: WriteMode;
   emptyCellClears: boolean;
   /** Service fields the feed maps (an empty cell may clear only a mapped field). */
   mappedFields: string[];
+  ofKind?: unknown;
 }
+
+/** The settings a kind's strategy gets: its own part checked by its `chunk` schema, typed C. */
+export type KindChunkSettings<C> = Omit<ChunkSettings, 'ofKind'> & { ofKind: C };

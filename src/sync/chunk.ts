@@ -1,5 +1,6 @@
 import { LIMITS } from '../contract/index.js';
-import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import type { RecordKind } from '../kinds/registry.js';
+import type { RecordOf } from '../sources/record-of.js';
 import type { ChunkSettings } from './chunk-settings.js';
 
 /** One chunk of a run of one kind, as handed from the import to the chunk sync (in process or through Redis). */

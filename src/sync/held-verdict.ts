@@ -1,4 +1,5 @@
-import type { ChunkSettings, WriteMode } from './chunk-settings.js';
+import type { WriteMode } from '../config/write-mode.js';
+import type { ChunkSettings } from './chunk-settings.js';
 import type { ChunkContext } from './ports.js';
 
 /**

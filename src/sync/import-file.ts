@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import { ApiError } from '../client/index.js';
 import type { Feed, FeedOf } from '../config/feed.js';
-import type { RecordKind, RecordOf } from '../kinds/registry.js';
+import type { RecordKind } from '../kinds/registry.js';
 import { FileStopError } from '../sources/file-stop.js';
 import type { StatementTotals } from '../sources/formats/statement-totals.js';
 import { LocationError } from '../sources/locations/location-error.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
+import type { RecordOf } from '../sources/record-of.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import { failedAll, outcomeOf } from './build-outcome.js';
 import { type Chunk, Chunker, chunkOf } from './chunk.js';

@@ -1,7 +1,9 @@
-import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
+import { KINDS, type RecordKind } from '../kinds/registry.js';
 import type { MappedRecord } from '../sources/record.js';
+import type { RecordOf } from '../sources/record-of.js';
 import { outcomeOf } from './build-outcome.js';
 import type { ChunkSettings } from './chunk-settings.js';
+import { kindSettings } from './kind-settings.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
 
@@ -28,7 +30,7 @@ export async function predictChunk<K extends RecordKind>(
   ctx: ChunkContext,
 ): Promise<Prediction> {
   const predict = KINDS[kind].predict;
-  const held = predict ? await predict(records, settings, ctx) : () => undefined;
+  const held = predict ? await predict(records, kindSettings(kind, settings), ctx) : () => undefined;
   const skipped: RecordOutcome[] = [];
   const send: MappedRecord[] = [];
   for (const record of records) {

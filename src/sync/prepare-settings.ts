@@ -10,7 +10,7 @@ export const writeSettings = (feed: Feed): ChunkSettings => ({
   mappedFields: Object.keys(feed.mapping),
 });
 
-/** Chunk settings of a feed: its write options plus what its kind resolves (a transactions feed's target account). */
+/** Chunk settings of a feed: its write options plus what its kind resolves (`ofKind`: a transactions feed's target account). */
 export async function prepareSettings(
   feed: Feed,
   dryRun: boolean,
@@ -18,5 +18,5 @@ export async function prepareSettings(
 ): Promise<ChunkSettings> {
   const settings = writeSettings(feed);
   const prepare = KINDS[feed.kind].prepare;
-  return prepare ? { ...settings, ...(await prepare(feed, dryRun, ctx)) } : settings;
+  return prepare ? { ...settings, ofKind: await prepare(feed, dryRun, ctx) } : settings;
 }

@@ -1,8 +1,10 @@
-import { KINDS, type RecordKind, type RecordOf } from '../kinds/registry.js';
+import { KINDS, type RecordKind } from '../kinds/registry.js';
 import { type LogBindings, withLogContext } from '../logging/log-context.js';
+import type { RecordOf } from '../sources/record-of.js';
 import { failedAll } from './build-outcome.js';
 import type { Chunk } from './chunk.js';
 import type { ChunkSettings } from './chunk-settings.js';
+import { kindSettings } from './kind-settings.js';
 import type { SyncMeter } from './meter.js';
 import type { RecordOutcome } from './outcome.js';
 import type { ChunkContext } from './ports.js';
@@ -103,5 +105,5 @@ function syncRecords<K extends RecordKind>(
   settings: ChunkSettings,
   ctx: ChunkContext,
 ): Promise<RecordOutcome[]> {
-  return KINDS[kind].sync(records, settings, ctx);
+  return KINDS[kind].sync(records, kindSettings(kind, settings), ctx);
 }

@@ -339,7 +339,12 @@ async function scenarioImport(): Promise<{
     const result = await importFile(loaded.feed, file, false, {
       run: store.handle(`bench-i-${run}`, 'import'),
       open: openRecords,
-      prepare: async () => ({ bankAccountId: 1, mode: 'upsert', emptyCellClears: false, mappedFields: [] }),
+      prepare: async () => ({
+        mode: 'upsert',
+        emptyCellClears: false,
+        mappedFields: [],
+        ofKind: { bankAccountId: 1 },
+      }),
       dispatch: (chunk) =>
         queueChunk(queues.chunks, chunkRecords, chunk, 4, { jobId: `i-${run}-${chunk.seq}` }),
     });
@@ -492,7 +497,12 @@ async function scenarioD(): Promise<number> {
       kind: 'transactions' as const,
       accountId: 1001,
       seq: c + 1,
-      settings: { bankAccountId: 1, mode: 'upsert' as const, emptyCellClears: false, mappedFields: [] },
+      settings: {
+        mode: 'upsert' as const,
+        emptyCellClears: false,
+        mappedFields: [],
+        ofKind: { bankAccountId: 1 },
+      },
       records,
     };
     // The import's own path: the records beside the job, the job without them.

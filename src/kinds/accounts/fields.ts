@@ -1,4 +1,4 @@
-import type { KindFields } from '../field-spec.js';
+import type { KindFields } from '../../sources/field-spec.js';
 
 /**
  * A customer account as the create-account body carries it, flat: the account's externalId and

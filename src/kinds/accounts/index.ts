@@ -1,10 +1,11 @@
-import type { KindDefinition } from '../definition.js';
+import { type KindDefinition, NO_CHUNK_SETTINGS } from '../definition.js';
 import { ACCOUNT_FIELDS } from './fields.js';
 import { heldAccounts } from './held.js';
 import { AccountPayload } from './payload.js';
 import { syncAccountsChunk } from './strategy.js';
 
 export const accounts: KindDefinition<AccountPayload> = {
+  chunk: NO_CHUNK_SETTINGS,
   description:
     'customer accounts of the partner with their initial admin, upserted by externalId; only companyName is updated (`mode`; no `accountId`)',
   fields: ACCOUNT_FIELDS,

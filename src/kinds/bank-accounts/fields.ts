@@ -1,4 +1,4 @@
-import type { KindFields } from '../field-spec.js';
+import type { KindFields } from '../../sources/field-spec.js';
 
 /** Also what a bank account PATCH compares by (strategy.ts). */
 export const BANK_ACCOUNT_FIELDS: KindFields = {

@@ -5,7 +5,7 @@ import { withCreateClaim } from '../../sync/create-claims.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { RunStopError, stopFor } from '../../sync/stop.js';
 import { createConfirmed } from '../../sync/writes/confirmed-writes.js';
-import type { BankAccountTarget } from '../transactions/bank-account-target.js';
+import type { BankAccountTarget } from './bank-account-target.js';
 
 export const withExternalId = (accounts: readonly BankAccount[], externalId: string): BankAccount[] =>
   accounts.filter((account) => account.externalId === externalId);

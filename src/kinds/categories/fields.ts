@@ -1,4 +1,4 @@
-import { ACCOUNT_FIELD, ACCOUNT_FIELD_SPEC, type KindFields } from '../field-spec.js';
+import { ACCOUNT_FIELD, ACCOUNT_FIELD_SPEC, type KindFields } from '../../sources/field-spec.js';
 
 /**
  * A category as a feed names it: its path from the top level (`Revenue/Consulting`, the last

@@ -1,5 +1,5 @@
 import { predictPerAccount, routeToAccount, syncPerAccount } from '../account-route.js';
-import type { KindDefinition } from '../definition.js';
+import { type KindDefinition, NO_CHUNK_SETTINGS } from '../definition.js';
 import { CATEGORY_FIELDS } from './fields.js';
 import { heldCategories } from './held.js';
 import { CategoryPayload } from './payload.js';
@@ -7,6 +7,7 @@ import { categoryScope } from './reconcile.js';
 import { syncCategoriesChunk } from './strategy.js';
 
 export const categories: KindDefinition<CategoryPayload> = {
+  chunk: NO_CHUNK_SETTINGS,
   description:
     "the account's category tree, matched by path (`Revenue/Consulting`; the API gives categories no externalId), parents before children; only a top-level type is updated (`mode`)",
   fields: CATEGORY_FIELDS,

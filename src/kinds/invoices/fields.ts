@@ -1,4 +1,4 @@
-import type { KindFields } from '../field-spec.js';
+import type { KindFields } from '../../sources/field-spec.js';
 
 /** Also what an invoice PATCH compares by (strategy.ts). */
 export const INVOICE_FIELDS: KindFields = {

@@ -1,4 +1,4 @@
-import type { KindFields } from '../field-spec.js';
+import type { KindFields } from '../../sources/field-spec.js';
 
 export const PLAN_FIELDS: KindFields = {
   /** Not sent (plans have no externalId in the API); names the record in reports. */

@@ -1,9 +1,10 @@
 import { PlanRequest } from '../../contract/index.js';
-import type { KindDefinition } from '../definition.js';
+import { type KindDefinition, NO_CHUNK_SETTINGS } from '../definition.js';
 import { PLAN_FIELDS } from './fields.js';
 import { syncPlansChunk } from './strategy.js';
 
 export const plans: KindDefinition<PlanRequest> = {
+  chunk: NO_CHUNK_SETTINGS,
   description: 'planned values per category, scenario and period (`replaceCurrentValuesForThePeriod`)',
   fields: PLAN_FIELDS,
   create: PlanRequest,

@@ -5,10 +5,10 @@ import { parseAmount } from '../../sources/values/amount.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import type { BalanceCandidate, BalanceUpdate } from '../../sync/report/statement-report.js';
 import { RunStopError } from '../../sync/stop.js';
+import type { BankAccountTarget } from '../bank-accounts/bank-account-target.js';
 import { listBankAccounts, resolveBankAccount, withExternalId } from '../bank-accounts/lookup.js';
-import type { KindFeedOptions } from '../definition.js';
-import type { BankAccountTarget } from './bank-account-target.js';
 import { routeTransaction, targetOfRoute } from './routing.js';
+import type { TransactionFeedSettings } from './settings.js';
 
 interface Candidate {
   target: BankAccountTarget;
@@ -17,7 +17,7 @@ interface Candidate {
 }
 
 /** The target a statement account's records go to, or undefined when they go nowhere (reported per record). */
-function targetOf(feed: KindFeedOptions, candidate: BalanceCandidate): BankAccountTarget | undefined {
+function targetOf(feed: TransactionFeedSettings, candidate: BalanceCandidate): BankAccountTarget | undefined {
   const account =
     candidate.account === ''
       ? null
@@ -33,7 +33,10 @@ function targetOf(feed: KindFeedOptions, candidate: BalanceCandidate): BankAccou
 }
 
 /** Per target, the newest start-of-day balance (several statement accounts may share the feed's one target). */
-function newestPerTarget(feed: KindFeedOptions, candidates: readonly BalanceCandidate[]): Candidate[] {
+function newestPerTarget(
+  feed: TransactionFeedSettings,
+  candidates: readonly BalanceCandidate[],
+): Candidate[] {
   const newest = new Map<string, Candidate>();
   for (const candidate of candidates) {
     const target = targetOf(feed, candidate);
@@ -58,7 +61,7 @@ function newestPerTarget(feed: KindFeedOptions, candidates: readonly BalanceCand
  * run is for. A dry run reads and reports what it would update.
  */
 export async function updateStatementBalances(
-  feed: KindFeedOptions,
+  feed: TransactionFeedSettings,
   found: readonly BalanceCandidate[],
   dryRun: boolean,
   ctx: ChunkContext,

@@ -1,4 +1,4 @@
-import type { KindFields } from '../field-spec.js';
+import type { KindFields } from '../../sources/field-spec.js';
 
 export const TRANSACTION_FIELDS: KindFields = {
   externalId: { type: 'string' },

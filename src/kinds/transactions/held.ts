@@ -1,11 +1,12 @@
 import type { MappedRecord } from '../../sources/record.js';
-import type { ChunkSettings } from '../../sync/chunk-settings.js';
+import type { KindChunkSettings } from '../../sync/chunk-settings.js';
 import { DRY, type HeldVerdict, nothingHeld } from '../../sync/held-verdict.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { findBankAccount } from '../bank-accounts/lookup.js';
 import { existingOf } from './existing.js';
 import { judgeOtherShapes } from './other-shape.js';
 import { groupByTarget } from './routing.js';
+import type { TransactionChunkSettings } from './settings.js';
 
 /**
  * Transactions: an externalId the target bank account already holds is skipped (the same
@@ -15,7 +16,7 @@ import { groupByTarget } from './routing.js';
  */
 export async function heldTransactions(
   records: readonly MappedRecord[],
-  settings: ChunkSettings,
+  { ofKind: settings }: KindChunkSettings<TransactionChunkSettings>,
   ctx: ChunkContext,
 ): Promise<(record: MappedRecord) => HeldVerdict> {
   if (records.length === 0) return nothingHeld;

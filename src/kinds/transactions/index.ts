@@ -7,8 +7,18 @@ import { heldTransactions } from './held.js';
 import { transactionScope } from './reconcile.js';
 import { syncTransactionsByTarget } from './routed-sync.js';
 import { routeTransaction } from './routing.js';
+import {
+  checkRoutes,
+  TRANSACTION_FEED_KEYS,
+  TransactionChunkSettings,
+  type TransactionFeedSettings,
+} from './settings.js';
 
-export const transactions: KindDefinition<TransactionInput> = {
+export const transactions: KindDefinition<
+  TransactionInput,
+  TransactionFeedSettings,
+  TransactionChunkSettings
+> = {
   description:
     'bank transactions, written to the bank account the feed names (`bankAccount`), or per statement account (`bankAccounts`)',
   fields: TRANSACTION_FIELDS,
@@ -24,7 +34,11 @@ export const transactions: KindDefinition<TransactionInput> = {
     'valueDate',
   ],
   sendsExternalId: true,
-  feedKeys: ['bankAccount', 'bankAccounts'],
+  feedKeys: TRANSACTION_FEED_KEYS,
+  // The feed's one target pins the currency of records that name none.
+  pinnedCurrency: (feed) => feed.bankAccount?.accountCurrency,
+  checkFeed: checkRoutes,
+  chunk: TransactionChunkSettings,
   route: routeTransaction,
   async prepare(feed, dryRun, ctx) {
     // The statements' own targets are found (or created) by the chunks that hold their records:

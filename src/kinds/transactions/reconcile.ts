@@ -1,14 +1,14 @@
 import type { ChunkContext } from '../../sync/ports.js';
 import { type HeldScope, heldOf, ReconcileRefused } from '../../sync/reconcile/held.js';
 import { findBankAccount } from '../bank-accounts/lookup.js';
-import type { KindFeedOptions } from '../definition.js';
+import type { TransactionFeedSettings } from './settings.js';
 
 /**
  * A transactions feed's scope: the transactions of its one target bank account, listed page by page
  * at the largest page size (the API looks transactions up by externalId only to say they exist,
  * without their fields). A target not in the service is an empty scope: nothing is created.
  */
-export async function transactionScope(feed: KindFeedOptions, ctx: ChunkContext): Promise<HeldScope> {
+export async function transactionScope(feed: TransactionFeedSettings, ctx: ChunkContext): Promise<HeldScope> {
   const target = feed.bankAccount;
   if (!target)
     throw new ReconcileRefused(

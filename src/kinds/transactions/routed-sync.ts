@@ -2,12 +2,13 @@ import { ApiError } from '../../client/index.js';
 import type { TransactionInput } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import { failedAll } from '../../sync/build-outcome.js';
-import type { ChunkSettings } from '../../sync/chunk-settings.js';
+import type { KindChunkSettings } from '../../sync/chunk-settings.js';
 import type { RecordOutcome } from '../../sync/outcome.js';
 import type { ChunkContext } from '../../sync/ports.js';
 import { stopFor } from '../../sync/stop.js';
 import { resolveBankAccount } from '../bank-accounts/lookup.js';
 import { groupByTarget } from './routing.js';
+import type { TransactionChunkSettings } from './settings.js';
 import { syncTransactionsChunk } from './strategy.js';
 
 type TxRecord = MappedRecord<TransactionInput>;
@@ -15,7 +16,7 @@ type TxRecord = MappedRecord<TransactionInput>;
 /**
  * Syncs a chunk of transactions, a group per target bank account: records routed by the feed's
  * `bankAccounts` to their statement's account, the others to the feed's one `bankAccount`
- * (`settings.bankAccountId`). Each routed target is found (or created, with the create claim, so
+ * (`bankAccountId`). Each routed target is found (or created, with the create claim, so
  * two chunks or runs create it once) before anything is sent, so a target that stops the run
  * stops it before any write.
  * A target whose create stays unconfirmed fails its own records only; the next run re-checks.
@@ -23,7 +24,7 @@ type TxRecord = MappedRecord<TransactionInput>;
  */
 export async function syncTransactionsByTarget(
   records: readonly TxRecord[],
-  settings: ChunkSettings,
+  { ofKind: settings }: KindChunkSettings<TransactionChunkSettings>,
   ctx: ChunkContext,
 ): Promise<RecordOutcome[]> {
   const groups = groupByTarget(records, settings.bankAccounts);

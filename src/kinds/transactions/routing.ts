@@ -1,8 +1,9 @@
 import { CURRENCY_CODES, type CurrencyCode } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import { accountKey, type StatementAccount } from '../../sources/statement-account.js';
-import type { KindFeedOptions, RouteVerdict } from '../definition.js';
-import type { BankAccountRoutes, BankAccountTarget } from './bank-account-target.js';
+import type { BankAccountRoutes, BankAccountTarget } from '../bank-accounts/bank-account-target.js';
+import type { RouteVerdict } from '../definition.js';
+import type { TransactionFeedSettings } from './settings.js';
 
 const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
 const isCurrency = (code: string): code is CurrencyCode =>
@@ -79,7 +80,7 @@ function routedByMap(routes: BankAccountRoutes, route: StatementAccount): RouteV
  * neither takes every statement, as for CSV.
  */
 export function routeTransaction(
-  feed: KindFeedOptions,
+  feed: TransactionFeedSettings,
   account: StatementAccount | null | undefined,
 ): RouteVerdict {
   if (feed.bankAccounts !== undefined) {

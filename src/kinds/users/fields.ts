@@ -1,4 +1,4 @@
-import { ACCOUNT_FIELD, ACCOUNT_FIELD_SPEC, type KindFields } from '../field-spec.js';
+import { ACCOUNT_FIELD, ACCOUNT_FIELD_SPEC, type KindFields } from '../../sources/field-spec.js';
 
 /**
  * The create fields of a user (the contract's CreateUserRequest). role defaults to USER: the

@@ -1,12 +1,13 @@
 import { listedScope } from '../../sync/reconcile/held.js';
 import { predictPerAccount, routeToAccount, syncPerAccount } from '../account-route.js';
-import type { KindDefinition } from '../definition.js';
+import { type KindDefinition, NO_CHUNK_SETTINGS } from '../definition.js';
 import { USER_FIELDS } from './fields.js';
 import { heldUsers } from './held.js';
 import { UserPayload } from './payload.js';
 import { syncUsersChunk } from './strategy.js';
 
 export const users: KindDefinition<UserPayload> = {
+  chunk: NO_CHUNK_SETTINGS,
   description:
     "users of the feed's account, upserted by externalId; only firstName and lastName are updated (`mode`)",
   fields: USER_FIELDS,

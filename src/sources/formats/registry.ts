@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
+import type { FieldMappings } from '../field-mapping.js';
 import type { MappedColumn } from '../row.js';
 import { camtFormat } from './camt.js';
 import { csvFormat } from './csv.js';

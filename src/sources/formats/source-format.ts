@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { FieldMappings } from '../../config/field-mapping.js';
 import type { RecordKind } from '../../kinds/registry.js';
+import type { FieldMappings } from '../field-mapping.js';
 import type { Location } from '../locations/location.js';
 import type { Columns, MappedColumn, SourceItem } from '../row.js';
 import type { StatementTotals } from './statement-totals.js';

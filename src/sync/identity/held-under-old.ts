@@ -1,7 +1,8 @@
 import type { Feed, FeedOf } from '../../config/feed.js';
-import { KINDS, type RecordKind, type RecordOf } from '../../kinds/registry.js';
+import { KINDS, type RecordKind } from '../../kinds/registry.js';
 import type { RecordStream } from '../../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../../sources/record.js';
+import type { RecordOf } from '../../sources/record-of.js';
 import { type Chunk, Chunker, chunkOf } from '../chunk.js';
 import type { ChunkSettings } from '../chunk-settings.js';
 import type { Prediction } from '../predict.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Feed } from '../../config/feed.js';
-import { FieldMapping } from '../../config/field-mapping.js';
 import { KINDS } from '../../kinds/registry.js';
+import { FieldMapping } from '../../sources/field-mapping.js';
 
 /**
  * The settings of a feed that its records' IDs depend on, as stored with the feed's run state: the

@@ -1,5 +1,5 @@
-import type { FieldType, KindFields } from '../../kinds/field-spec.js';
-import { ACCOUNT_FIELD } from '../../kinds/field-spec.js';
+import type { FieldType, KindFields } from '../../sources/field-spec.js';
+import { ACCOUNT_FIELD } from '../../sources/field-spec.js';
 import { keyHashes } from '../seen-ids.js';
 import { comparable, sameValue } from '../writes/field-diff.js';
 

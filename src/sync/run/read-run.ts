@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { importFileJob } from '../../../jobs/import-file.js';
 import type { Feed } from '../../config/feed.js';
 import { exportFile } from '../../sources/locations/export-file.js';
 import type { Location } from '../../sources/locations/location.js';
 import { onlyLines, openRecords } from '../../sources/open-records.js';
-import type { ImportPorts } from '../import-file.js';
+import { type ImportPorts, importFile } from '../import-file.js';
 import { ReadStatements } from '../report/statement-report.js';
 import type { FinishedFile } from './finish-run.js';
 import type { Opener, ReadPort } from './run-port.js';
@@ -65,8 +64,9 @@ export interface ReadDeps extends Pick<ImportPorts, 'prepare' | 'predict'> {
 }
 
 /**
- * The run's reading, the same for every runner: each file through the import job (rejected rows
- * reported, chunks handed to `port.dispatch`), in order; returns what was read of each file.
+ * The run's reading, the same for every runner: each file through the import (sync/import-file.ts:
+ * rejected rows reported, chunks handed to `port.dispatch`), in order; returns what was read of
+ * each file.
  */
 export async function readFiles(
   paths: readonly string[],
@@ -77,18 +77,14 @@ export async function readFiles(
   const reads: FileRead[] = [];
   for (const path of paths) {
     if (port.skip?.(path)) continue;
-    const result = await importFileJob.run(
-      { runId: input.runId, feed: input.feed, file: path, dryRun: input.dryRun },
-      {
-        logger: deps.logger,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        run: port.run,
-        open: port.watch?.(path, input.open) ?? input.open,
-        dispatch: (chunk) => port.dispatch(chunk),
-        prepare: deps.prepare,
-        ...(deps.predict ? { predict: deps.predict } : {}),
-      },
-    );
+    const result = await importFile(input.feed, path, input.dryRun, {
+      logger: deps.logger,
+      run: port.run,
+      open: port.watch?.(path, input.open) ?? input.open,
+      dispatch: (chunk) => port.dispatch(chunk),
+      prepare: deps.prepare,
+      ...(deps.predict ? { predict: deps.predict } : {}),
+    });
     reads.push({
       path,
       file: result.file,

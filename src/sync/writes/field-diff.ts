@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { FieldType, KindFields } from '../../kinds/field-spec.js';
-import type { WriteMode } from '../chunk-settings.js';
+import type { WriteMode } from '../../config/write-mode.js';
+import type { FieldType, KindFields } from '../../sources/field-spec.js';
 
 /** The feed's write options an upserting strategy (invoices, bank accounts) follows. */
 export interface UpsertOptions {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { queueChunk } from '../../../src/fleet/chunk-job.js';
 import { ChunkRecordStore } from '../../../src/fleet/chunk-records.js';
 import { fleetKeys } from '../../../src/fleet/keys.js';
-import type { RecordOf } from '../../../src/kinds/registry.js';
+import type { RecordOf } from '../../../src/sources/record-of.js';
 import type { Chunk } from '../../../src/sync/chunk.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { transactionsExport } from '../../support/generated-exports.js';
@@ -33,7 +33,7 @@ function oneRecordChunk(runId: string): Chunk {
     kind: 'transactions',
     accountId: 1001,
     seq: 1,
-    settings: { bankAccountId: 1, mode: 'upsert', emptyCellClears: false, mappedFields: [] },
+    settings: { mode: 'upsert', emptyCellClears: false, mappedFields: [], ofKind: { bankAccountId: 1 } },
     records: [record],
   };
 }

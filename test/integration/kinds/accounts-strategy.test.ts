@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PartnerClient } from '../../../src/client/index.js';
+import { PARTNER_SCOPE } from '../../../src/config/partner-scope.js';
 import { heldAccounts } from '../../../src/kinds/accounts/held.js';
 import {
   type AccountPayload,
@@ -8,7 +9,6 @@ import {
 } from '../../../src/kinds/accounts/payload.js';
 import { syncAccountsChunk } from '../../../src/kinds/accounts/strategy.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
-import { PARTNER_SCOPE } from '../../../src/sync/ports.js';
 import { ChunkStopError } from '../../../src/sync/stop.js';
 import type { UpsertOptions } from '../../../src/sync/writes/field-diff.js';
 import { byOutcome, closeStrategySandboxes, eachOnce, strategySandbox } from './strategy-fixture.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BankAccountCreate } from '../../../src/contract/index.js';
 import { resolveBankAccount } from '../../../src/kinds/bank-accounts/lookup.js';
 import { syncBankAccountsChunk } from '../../../src/kinds/bank-accounts/strategy.js';
-import type { RecordOf } from '../../../src/kinds/registry.js';
+import type { RecordOf } from '../../../src/sources/record-of.js';
 import { RunStopError } from '../../../src/sync/stop.js';
 import type { UpsertOptions } from '../../../src/sync/writes/field-diff.js';
 import { ACCOUNT, byOutcome, closeStrategySandboxes, eachOnce, strategySandbox } from './strategy-fixture.js';

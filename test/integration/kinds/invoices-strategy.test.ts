@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InvoiceCreate } from '../../../src/contract/index.js';
 import { syncInvoicesChunk } from '../../../src/kinds/invoices/strategy.js';
-import type { RecordOf } from '../../../src/kinds/registry.js';
+import type { RecordOf } from '../../../src/sources/record-of.js';
 import type { UpsertOptions } from '../../../src/sync/writes/field-diff.js';
 import {
   byOutcome,

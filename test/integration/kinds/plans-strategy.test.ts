@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlanRequest } from '../../../src/contract/index.js';
 import { syncPlansChunk } from '../../../src/kinds/plans/strategy.js';
-import type { RecordOf } from '../../../src/kinds/registry.js';
 import type { AccountRecord } from '../../../src/sandbox/state.js';
+import type { RecordOf } from '../../../src/sources/record-of.js';
 import {
   byOutcome,
   closeStrategySandboxes,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecordOf } from '../../../src/kinds/registry.js';
 import { judgeOtherShapes } from '../../../src/kinds/transactions/other-shape.js';
 import { syncTransactionsChunk } from '../../../src/kinds/transactions/strategy.js';
 import { bookingPartId } from '../../../src/sources/booking.js';
+import type { RecordOf } from '../../../src/sources/record-of.js';
 import { byOutcome, closeStrategySandboxes, strategySandbox } from './strategy-fixture.js';
 
 afterEach(closeStrategySandboxes);

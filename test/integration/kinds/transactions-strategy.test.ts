@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecordOf } from '../../../src/kinds/registry.js';
 import { syncTransactionsChunk } from '../../../src/kinds/transactions/strategy.js';
 import type { FaultConfigInput } from '../../../src/sandbox/faults-config.js';
+import type { RecordOf } from '../../../src/sources/record-of.js';
 import { RunStopError } from '../../../src/sync/stop.js';
 import { byOutcome, closeStrategySandboxes, eachOnce, strategySandbox } from './strategy-fixture.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
-import { overDefaults } from '../../../src/config/field-mapping.js';
 import { parseFeed } from '../../../src/config/load-feed.js';
+import { overDefaults } from '../../../src/sources/field-mapping.js';
 import { defaultMappingOf, SOURCE_FORMATS } from '../../../src/sources/formats/registry.js';
 
 const DEFAULTS = {

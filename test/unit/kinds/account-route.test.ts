@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { PARTNER_SCOPE } from '../../../src/config/partner-scope.js';
 import { routeToAccount } from '../../../src/kinds/account-route.js';
 import type { KindFeedOptions } from '../../../src/kinds/definition.js';
-import { PARTNER_SCOPE } from '../../../src/sync/ports.js';
 
 const feed = (accountId: number): KindFeedOptions => ({
   accountId,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KINDS, RECORD_KINDS } from '../../../src/kinds/registry.js';
+import { KIND_FEED_KEYS, KINDS, RECORD_KINDS } from '../../../src/kinds/registry.js';
 
 describe('the kind registry', () => {
   it.each([...RECORD_KINDS])('%s: identity and amount fields are fields of the kind', (kind) => {
@@ -32,5 +32,14 @@ describe('docs/feeds.md names every registered kind and its fields', () => {
       expect(part, `${kind}.${field}`).toMatch(new RegExp(`\\b${field}\\b`));
       if (spec.required) expect(part, `${kind}.${field} in bold`).toContain(`**${field}**`);
     }
+  });
+});
+
+describe("docs/feeds.md's reference table shows each kind's own feed keys as the kind declares them", () => {
+  const rows = readFileSync('docs/feeds.md', 'utf8').split('\n');
+
+  it.each(KIND_FEED_KEYS.map(({ key, spec }) => [key, spec] as const))('%s', (key, { docs }) => {
+    const name = docs.formats === undefined ? `\`${key}\`` : `\`${key}\` (${docs.formats})`;
+    expect(rows).toContain(`| ${name} | ${docs.type} | ${docs.default} | ${docs.text} |`);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { BankAccountTarget } from '../../../src/kinds/bank-accounts/bank-account-target.js';
 import type { KindFeedOptions } from '../../../src/kinds/definition.js';
-import type { BankAccountTarget } from '../../../src/kinds/transactions/bank-account-target.js';
 import { autoTarget, groupByTarget, routeTransaction } from '../../../src/kinds/transactions/routing.js';
 import type { MappedRecord } from '../../../src/sources/record.js';
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { SyncChunkHeader, SyncChunkPayload } from '../../../jobs/sync-chunk.js';
+
+const record = {
+  file: '/exports/a.csv',
+  line: 2,
+  externalId: 'tx-1',
+  derivedId: false,
+  payload: { externalId: 'tx-1', bookingDate: '2026-02-05', amount: -12.5, currency: 'EUR', purpose: 'test' },
+  amount: '-12.50',
+};
+const settings = { mode: 'upsert', emptyCellClears: false, mappedFields: [] };
+const chunk = (over: Record<string, unknown>) => ({
+  runId: 'r1',
+  feed: 'f',
+  kind: 'transactions',
+  accountId: 1001,
+  seq: 1,
+  records: [record],
+  ...over,
+});
+
+describe("a chunk crossing a process boundary is checked by its kind, its kind's settings included", () => {
+  it('takes the kind part a transactions chunk carries', () => {
+    const parsed = SyncChunkPayload.parse(chunk({ settings: { ...settings, ofKind: { bankAccountId: 7 } } }));
+    expect(parsed.settings.ofKind).toEqual({ bankAccountId: 7 });
+    expect(
+      SyncChunkHeader.parse(chunk({ settings: { ...settings, ofKind: { bankAccountId: 7 } }, records: 1 })),
+    ).toMatchObject({ settings: { ofKind: { bankAccountId: 7 } } });
+  });
+
+  it.each([
+    ['a key unknown to the kind', { ...settings, ofKind: { bankAccountId: 7, other: 1 } }],
+    ['a kind key among the generic settings', { ...settings, bankAccountId: 7 }],
+    ['a wrong value', { ...settings, ofKind: { bankAccountId: 0 } }],
+  ])('refuses %s', (_what, bad) => {
+    expect(SyncChunkPayload.safeParse(chunk({ settings: bad })).success).toBe(false);
+    expect(SyncChunkHeader.safeParse(chunk({ settings: bad, records: 1 })).success).toBe(false);
+  });
+
+  it("refuses another kind's part", () => {
+    const invoice = chunk({
+      kind: 'invoices',
+      settings: { ...settings, ofKind: { bankAccountId: 7 } },
+      records: 1,
+    });
+    expect(SyncChunkHeader.safeParse(invoice).success).toBe(false);
+  });
+});
