@@ -1,17 +1,13 @@
 import { z } from 'zod';
-import { textSourceKeys } from './shared-keys.js';
+import { statementSourceKeys } from './shared-keys.js';
 
 /**
- * A camt source's keys. The format fixes how values are written (ISO 20022: a decimal point,
- * ISO dates), so `decimalSeparator` and `dateFormat` only accept those: a feed that sets another
- * value is refused at load instead of rejecting every entry. `encoding: auto` reads the UTF-8 the
- * camt schemas prescribe.
+ * A camt source's keys: a statement format's (ISO 20022 writes a decimal point and ISO dates).
+ * `encoding: auto` reads the UTF-8 the camt schemas prescribe.
  */
 export const CamtSource = z.strictObject({
   format: z.literal('camt'),
-  ...textSourceKeys,
-  decimalSeparator: z.literal('.').default('.'),
-  dateFormat: z.literal('yyyy-MM-dd').default('yyyy-MM-dd'),
+  ...statementSourceKeys,
   /**
    * Entries not (yet) booked, status PDNG, INFO or FUTR, are left out by default and counted as
    * skipped: a pending entry comes back booked, usually with other values. true reads them too.

@@ -57,3 +57,15 @@ export const textSourceKeys = {
   /** auto (default): a UTF-8 or UTF-16 byte-order mark, else valid UTF-8, else Windows-1252 (docs/encodings.md). */
   encoding: SourceEncoding,
 };
+
+/**
+ * The shared keys of a bank statement format (camt, MT940/MT942): the format fixes how its values
+ * are written and its cells carry them as `-20.00` and `2019-02-18`, so `decimalSeparator` and
+ * `dateFormat` accept only that (they still apply to constants of a feed's mapping), and a feed
+ * that sets another value is refused at load instead of rejecting every entry.
+ */
+export const statementSourceKeys = {
+  ...textSourceKeys,
+  decimalSeparator: z.literal('.').default('.'),
+  dateFormat: z.literal('yyyy-MM-dd').default('yyyy-MM-dd'),
+};
