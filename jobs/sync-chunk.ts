@@ -48,6 +48,23 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
     .max(LIMITS.bulkItems.max);
 }
 
+const GENERIC_SETTINGS = new Set(['mode', 'emptyCellClears', 'mappedFields', 'ofKind']);
+
+/**
+ * A chunk queued by a version before kinds owned their settings carries the kind's keys beside
+ * the generic ones (`bankAccountId` of a transactions chunk): they are the kind's part, checked by
+ * the kind's strict schema as any, so a worker of this version finishes what an earlier one queued
+ * (docs/fleet.md, "Upgrading a fleet"). A chunk with `ofKind` is this version's and is left as it is.
+ */
+function kindPartOfEarlierVersion(settings: unknown): unknown {
+  if (typeof settings !== 'object' || settings === null || 'ofKind' in settings) return settings;
+  const generic: Record<string, unknown> = {};
+  const ofKind: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings))
+    (GENERIC_SETTINGS.has(key) ? generic : ofKind)[key] = value;
+  return Object.keys(ofKind).length === 0 ? settings : { ...generic, ofKind };
+}
+
 /** The fields of a chunk of `kind` besides its records: its settings' own part is checked by the kind. */
 function chunkFieldsOf(kind: RecordKind) {
   return {
@@ -56,12 +73,15 @@ function chunkFieldsOf(kind: RecordKind) {
     /** A customer account, or PARTNER_SCOPE (0) for a partner-scope kind. */
     accountId: z.int().nonnegative(),
     seq: z.int().positive(),
-    settings: z.strictObject({
-      mode: z.enum(WRITE_MODES),
-      emptyCellClears: z.boolean(),
-      mappedFields: z.array(z.string()),
-      ofKind: KINDS[kind].chunk.optional(),
-    }) satisfies z.ZodType<ChunkSettings>,
+    settings: z.preprocess(
+      kindPartOfEarlierVersion,
+      z.strictObject({
+        mode: z.enum(WRITE_MODES),
+        emptyCellClears: z.boolean(),
+        mappedFields: z.array(z.string()),
+        ofKind: KINDS[kind].chunk.optional(),
+      }) satisfies z.ZodType<ChunkSettings>,
+    ),
   };
 }
 

@@ -31,11 +31,30 @@ describe("a chunk crossing a process boundary is checked by its kind, its kind's
 
   it.each([
     ['a key unknown to the kind', { ...settings, ofKind: { bankAccountId: 7, other: 1 } }],
-    ['a kind key among the generic settings', { ...settings, bankAccountId: 7 }],
+    ['a kind key beside its part', { ...settings, bankAccountId: 7, ofKind: { bankAccountId: 7 } }],
     ['a wrong value', { ...settings, ofKind: { bankAccountId: 0 } }],
   ])('refuses %s', (_what, bad) => {
     expect(SyncChunkPayload.safeParse(chunk({ settings: bad })).success).toBe(false);
     expect(SyncChunkHeader.safeParse(chunk({ settings: bad, records: 1 })).success).toBe(false);
+  });
+
+  it('takes the kind keys of a chunk an earlier version queued (beside the generic settings) as its part', () => {
+    const earlier = { ...settings, bankAccountId: 7, bankAccounts: 'auto' };
+    expect(SyncChunkPayload.parse(chunk({ settings: earlier })).settings).toEqual({
+      ...settings,
+      ofKind: { bankAccountId: 7, bankAccounts: 'auto' },
+    });
+    expect(SyncChunkHeader.parse(chunk({ settings: earlier, records: 1 })).settings.ofKind).toEqual({
+      bankAccountId: 7,
+      bankAccounts: 'auto',
+    });
+    // Still the kind's strict schema: a key no version of the kind had is refused.
+    expect(SyncChunkPayload.safeParse(chunk({ settings: { ...settings, other: 1 } })).success).toBe(false);
+    expect(
+      SyncChunkHeader.safeParse(
+        chunk({ kind: 'invoices', settings: { ...settings, bankAccountId: 7 }, records: 1 }),
+      ).success,
+    ).toBe(false);
   });
 
   it("refuses another kind's part", () => {
