@@ -111,7 +111,6 @@ export function importProcessor(deps: ImportJobDeps) {
       now: Date.now,
       context: (f) => deps.chunkContext(f, logger),
       chunkContext: () => deps.chunkContext(feed, logger),
-      ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
       ...(deps.target ? { target: deps.target } : {}),
     };

@@ -96,7 +96,6 @@ async function runFeedAt(
     now: () => deps.clock.now(),
     context: (f) => processContext(deps, f.accountId, logger),
     chunkContext: (chunk) => processContext(deps, chunk.accountId, logger.child({ chunk: chunk.seq })),
-    ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.alerts ? { alerts: sideChannel(deps.alerts, logger) } : {}),
     ...(deps.target ? { target: deps.target } : {}),
     logContext: bindings,

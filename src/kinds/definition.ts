@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { WriteMode } from '../config/write-mode.js';
 import type { KindFields } from '../sources/field-spec.js';
+import type { ReportSettler } from '../sources/format-report.js';
 import type { MappedRecord, StatementAccount } from '../sources/record.js';
 import type { KindChunkSettings } from '../sync/chunk-settings.js';
 import type { HeldVerdict } from '../sync/held-verdict.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { HeldScope } from '../sync/reconcile/held.js';
-import type { BalanceCandidate, BalanceUpdate } from '../sync/report/statement-report.js';
 
 /**
  * The feed settings every kind may read; a kind's own keys (KindDefinition.feedKeys) come on top,
@@ -123,15 +123,11 @@ export interface KindDefinition<P, F extends object = NoKindSettings, C extends 
   /** The kind's part of the chunk settings, resolved once per file; a dry run writes nothing. Absent: C is empty. */
   prepare?(feed: KindFeedOptions & F, dryRun: boolean, ctx: ChunkContext): Promise<C>;
   /**
-   * Bank statement formats: applies the newest booked balance of each statement account of a file
-   * (its records settled) to the account the kind writes to; one update per target.
+   * What the kind does with what a format reports of a file (sources/format-report.ts) once the
+   * file's records are settled: bank statement formats' balances applied to the accounts the kind
+   * writes to, one update per target. Absent: the report is listed as read.
    */
-  balances?(
-    feed: KindFeedOptions & F,
-    candidates: readonly BalanceCandidate[],
-    dryRun: boolean,
-    ctx: ChunkContext,
-  ): Promise<BalanceUpdate[]>;
+  settles?(feed: KindFeedOptions & F, dryRun: boolean, ctx: ChunkContext): ReportSettler;
   /** Syncs one chunk: exactly one outcome per record (sync/strategies). */
   sync(
     records: readonly MappedRecord<P>[],

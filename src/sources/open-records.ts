@@ -6,8 +6,9 @@ import { blankSize, emptyFileStop } from './empty-file.js';
 import type { SourceFeed } from './feed-view.js';
 import { SourceLayoutError } from './field-plan.js';
 import { EncodingError, FileStopError } from './file-stop.js';
+import { type FormatReport, formatReport } from './format-report.js';
 import { inputOf, leastContentOf, readSource, readSourceBytes } from './formats/registry.js';
-import type { StatementTotals } from './formats/statement-totals.js';
+import type { FormatReading } from './formats/source-format.js';
 import { asExportFile, type ExportFile } from './locations/export-file.js';
 import { mappedColumns } from './mapped-columns.js';
 import { compileMapper, type RecordMapper } from './mapper.js';
@@ -33,8 +34,11 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
    * the file stops (exit 2), its rows are all rejected.
    */
   layoutProblem?(): string | undefined;
-  /** Bank statement formats: each statement's balances and booked entries, complete once `batches` ended. */
-  statements(): readonly StatementTotals[];
+  /**
+   * What the format's reading reports of the file besides its records (bank statement formats:
+   * its statements), once `batches` ended; `fileStopped`: the file was not read as configured.
+   */
+  report(fileStopped: boolean): FormatReport;
   /** The encoding the file was read with (undefined when it could not be decoded). */
   encoding: Promise<FileEncoding | undefined>;
   /** Workbook formats: the sheet read, once `batches` has been read. */
@@ -135,7 +139,7 @@ export function openRecords<K extends RecordKind>(
     if (failed) throw await failed;
   }
   let columns: Promise<Columns | undefined> = Promise.resolve(undefined);
-  let statements: (() => readonly StatementTotals[]) | undefined;
+  let statements: FormatReading['statements'];
   let sheet: (() => string | undefined) | undefined;
   const batches = read();
 
@@ -210,7 +214,7 @@ export function openRecords<K extends RecordKind>(
     sha256: sha256.promise,
     encoding: encoding.promise,
     layoutProblem: () => layoutProblem,
-    statements: () => statements?.() ?? [],
+    report: (fileStopped) => formatReport(statements, fileStopped),
     sheet: () => sheet?.(),
     bytesRead: () => checked?.bytesRead() ?? 0,
   };

@@ -23,10 +23,11 @@ function claimOf(record: MappedRecord): MappedRecord | undefined {
 
 /**
  * Keeps the records whose booking this run has not met in another place (docs/identity.md, "One
- * booking, once"): the bank's reference of an entry claims the booking for the statement's account,
- * whatever shape the entry has (one entry, a batch, the batch's details). A later appearance that
- * says the same (amount and booking date) is skipped naming the first's file and line; one that says
- * otherwise is rejected. Either way never created beside the first. The repeats go to `repeats`.
+ * booking, once"): a record's `booking` (the bank's reference of an entry, on its account) claims
+ * the booking, whatever shape the entry has (one entry, a batch, the batch's details). A later
+ * appearance that says the same (amount and booking date) is skipped naming the first's file and
+ * line; one that says otherwise is rejected. Either way never created beside the first. The
+ * repeats go to `repeats`.
  */
 export async function firstOfEachBooking<R extends MappedRecord>(
   kind: string,

@@ -3,7 +3,7 @@ import { ApiError } from '../client/index.js';
 import type { Feed, FeedOf } from '../config/feed.js';
 import type { RecordKind } from '../kinds/registry.js';
 import { FileStopError } from '../sources/file-stop.js';
-import type { StatementTotals } from '../sources/formats/statement-totals.js';
+import type { FormatReport } from '../sources/format-report.js';
 import { LocationError } from '../sources/locations/location-error.js';
 import type { RecordStream } from '../sources/open-records.js';
 import type { MapOutcome, MappedRecord } from '../sources/record.js';
@@ -15,7 +15,6 @@ import type { ChunkSettings } from './chunk-settings.js';
 import { firstOfEachBooking } from './first-booking.js';
 import type { RecordOutcome } from './outcome.js';
 import type { Prediction } from './predict.js';
-import { balanceCandidates, type ReadStatements, statementWarnings } from './report/statement-report.js';
 import type { RunHandle, StopReason } from './run-handle.js';
 import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
 
@@ -46,11 +45,8 @@ export interface ImportResult {
   encoding?: FileEncoding;
   /** Workbook formats: the sheet read. */
   sheet?: string;
-  /**
-   * Bank statement formats: the file's statements, those that do not add up, and the newest
-   * booked balance per statement account, applied once the file's records are settled.
-   */
-  statements?: ReadStatements;
+  /** What the format's reading reports of the file, settled with its records at the run's end. */
+  report: FormatReport;
 }
 
 function reportable(outcome: MapOutcome): RecordOutcome | undefined {
@@ -73,8 +69,8 @@ function reportable(outcome: MapOutcome): RecordOutcome | undefined {
  * target (two invoices; with concurrency, even two chunks racing past the lookup), and every later
  * run would find two and refuse both as AMBIGUOUS_TARGET. An exact repeat (same payload: the same
  * row in two overlapping files) is skipped; a different record under the same externalId is
- * rejected, naming the first's file and line, never "already in the service". Before that, a bank
- * statement's booking counts once, whatever its shape (first-booking.ts).
+ * rejected, naming the first's file and line, never "already in the service". Before that, a
+ * record's booking (a bank's entry) counts once, whatever its shape (first-booking.ts).
  */
 async function firstOfRun<R extends MappedRecord>(kind: string, whole: R[], run: RunHandle): Promise<R[]> {
   if (!run.claimExternalIds) return whole;
@@ -217,7 +213,6 @@ export async function importFile<K extends RecordKind>(
   if (local.length > 0) await run.report.record(local);
   const encoding = await stream.encoding;
   const sheet = stream.sheet();
-  const statements = readStatements(stream.statements(), stopped !== undefined);
   return {
     file: name,
     // A file whose location failed was not read to its end: no fingerprint of its whole content.
@@ -229,23 +224,7 @@ export async function importFile<K extends RecordKind>(
     chunks,
     ...(encoding ? { encoding } : {}),
     ...(sheet !== undefined ? { sheet } : {}),
-    ...(statements ? { statements } : {}),
-  };
-}
-
-/**
- * What the summary says of a file's statements. A stopped file (it could not be read as
- * configured) proves no balance: none is applied from it.
- */
-function readStatements(
-  statements: readonly StatementTotals[],
-  fileStopped: boolean,
-): ReadStatements | undefined {
-  if (statements.length === 0) return undefined;
-  return {
-    count: statements.length,
-    ...statementWarnings(statements),
-    candidates: fileStopped ? [] : balanceCandidates(statements),
+    report: stream.report(stopped !== undefined),
   };
 }
 

@@ -93,8 +93,8 @@ export function contentHash(record: MappedRecord): number {
 
 /**
  * The run-wide identity of a record: kind of target and externalId (one run writes one feed), and
- * for a record routed to its statement's own bank account that account, where the service keeps
- * externalIds apart (two accounts' statements may carry the same bank reference).
+ * for a record with a `route` of its own (a target other than the feed's) that route's account,
+ * where the service keeps externalIds apart (two accounts may carry the same bank reference).
  */
 export const runKey = (kind: string, record: MappedRecord): string =>
   record.route === undefined

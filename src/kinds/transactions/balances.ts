@@ -1,9 +1,9 @@
 import { ApiError } from '../../client/index.js';
 import type { BankAccount } from '../../contract/index.js';
+import type { BalanceCandidate, BalanceUpdate } from '../../sources/formats/statement-report.js';
 import type { BookedBalance } from '../../sources/formats/statement-totals.js';
 import { parseAmount } from '../../sources/values/amount.js';
 import type { ChunkContext } from '../../sync/ports.js';
-import type { BalanceCandidate, BalanceUpdate } from '../../sync/report/statement-report.js';
 import { RunStopError } from '../../sync/stop.js';
 import type { BankAccountTarget } from '../bank-accounts/bank-account-target.js';
 import { listBankAccounts, resolveBankAccount, withExternalId } from '../bank-accounts/lookup.js';

@@ -52,10 +52,12 @@ export const transactions: KindDefinition<
       : await resolveBankAccount(feed.bankAccount, ctx);
     return bankAccountId === undefined ? routes : { ...routes, bankAccountId };
   },
-  balances: (feed, candidates, dryRun, ctx) =>
-    feed.updateBalances === false
-      ? Promise.resolve([])
-      : updateStatementBalances(feed, candidates, dryRun, ctx),
+  settles: (feed, dryRun, ctx) => ({
+    balances: (candidates) =>
+      feed.updateBalances === false
+        ? Promise.resolve([])
+        : updateStatementBalances(feed, candidates, dryRun, ctx),
+  }),
   // One path for every chunk: records without a route form the one group of the feed's bankAccount.
   sync: syncTransactionsByTarget,
   predict: heldTransactions,

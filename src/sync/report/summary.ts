@@ -1,10 +1,11 @@
 import { secrets } from '../../logging/secret-scrubber.js';
+import type { SettledReport } from '../../sources/format-report.js';
 import type { FileEncoding } from '../../sources/text-encoding.js';
 import { addDecimals, DecimalSum } from '../../sources/values/decimal.js';
 import { OUTCOMES, type Outcome, type RecordOutcome } from '../outcome.js';
-import type { FileStatements } from './statement-report.js';
 
-export interface ReportedFile {
+/** A file of the run as read, before what its format reported of it is settled. */
+export interface ReadFile {
   path: string;
   sha256: string;
   records: number;
@@ -12,9 +13,10 @@ export interface ReportedFile {
   encoding?: FileEncoding;
   /** Workbook formats: the sheet read (the one named in `source.sheet`, else the first one shown). */
   sheet?: string;
-  /** Bank statement formats: the file's statements, those that do not add up, and the balances applied. */
-  statements?: FileStatements;
 }
+
+/** A file in the run summary: as read, then the keys of its format's report, settled (format-report.ts). */
+export interface ReportedFile extends ReadFile, SettledReport {}
 
 export interface ControlTotal {
   records: number;

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../../config/feed.js';
+import { KINDS } from '../../kinds/registry.js';
+import { type FormatReport, settleReport } from '../../sources/format-report.js';
 import type { Location } from '../../sources/locations/location.js';
 import type { RunAlerts } from '../alerts.js';
 import type { ChunkContext } from '../ports.js';
-import type { ReadStatements } from '../report/statement-report.js';
-import { buildSummary, type ReportedFile, type RunSummary } from '../report/summary.js';
-import { settleStatements } from '../settle-balances.js';
+import { buildSummary, type ReadFile, type ReportedFile, type RunSummary } from '../report/summary.js';
 import { careForFiles } from './after-care.js';
 import type { EndPort } from './run-port.js';
 
@@ -13,9 +13,10 @@ import type { EndPort } from './run-port.js';
 export interface FinishedFile {
   /** The path the location takes (after-care). */
   path: string;
-  /** The summary's entry; its statements' balances are settled here. */
-  reported: Omit<ReportedFile, 'statements'>;
-  statements?: ReadStatements;
+  /** The summary's entry, but for what the format reported of the file (settled here). */
+  reported: ReadFile;
+  /** What the format's reading reported of the file; absent: nothing. */
+  report?: FormatReport;
 }
 
 export interface FinishInput {
@@ -24,7 +25,7 @@ export interface FinishInput {
   dryRun: boolean;
   startedAt: number;
   files: readonly FinishedFile[];
-  /** The user interrupted the run: balances not applied, no after-care, not judged. */
+  /** The user interrupted the run: the files' reports not acted on, no after-care, not judged. */
   interrupted?: RunSummary['interrupted'];
   waiting?: RunSummary['waiting'];
   noFile?: string;
@@ -35,7 +36,7 @@ export interface FinishInput {
 export interface FinishDeps {
   logger: Logger;
   now(): number;
-  /** The tenant's client, for the statements' balances. */
+  /** The tenant's client, for what the kind does with the files' reports (KindDefinition.settles). */
   context: ChunkContext;
   alerts?: RunAlerts;
   /** Where the run's exports lie: the feed's `afterRun` is done there. Absent: no after-care. */
@@ -45,8 +46,8 @@ export interface FinishDeps {
 }
 
 /**
- * The run's end, once every chunk has settled, in one order for every runner: the statements'
- * balances, the tally over the stored outcomes, the check that every record read is accounted
+ * The run's end, once every chunk has settled, in one order for every runner: the files' reports
+ * settled by the kind, the tally over the stored outcomes, the check that every record read is accounted
  * for, the summary stored, then the feed alerts, then after-care, then the "run finished" line.
  *
  * A replayed finish (the fleet's job died after storing the summary) takes the stored summary and
@@ -68,24 +69,13 @@ export async function finishRun(input: FinishInput, port: EndPort, deps: FinishD
     : stop
       ? `the run stopped (${stop.code})`
       : undefined;
-  // The records are settled: the statements' balances may move the accounts now (a replay before
-  // the summary is stored applies them again, which changes nothing).
+  // The records are settled: the kind may act on what the files reported now (KindDefinition.settles;
+  // a replay before the summary is stored acts again, so what a kind does there must be safe to
+  // repeat).
+  const settler = KINDS[input.feed.kind].settles?.(input.feed, input.dryRun, deps.context);
   const files: ReportedFile[] = [];
   for (const file of input.files)
-    files.push({
-      ...file.reported,
-      ...(file.statements
-        ? {
-            statements: await settleStatements(
-              input.feed,
-              file.statements,
-              input.dryRun,
-              deps.context,
-              notApplied,
-            ),
-          }
-        : {}),
-    });
+    files.push({ ...file.reported, ...(await settleReport(file.report ?? {}, settler, notApplied)) });
   const settled = await port.settled();
   const summary = buildSummary({
     runId: input.runId,

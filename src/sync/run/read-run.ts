@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Feed } from '../../config/feed.js';
+import { FormatReport } from '../../sources/format-report.js';
 import { exportFile } from '../../sources/locations/export-file.js';
 import type { Location } from '../../sources/locations/location.js';
 import { onlyLines, openRecords } from '../../sources/open-records.js';
 import { type ImportPorts, importFile } from '../import-file.js';
-import { ReadStatements } from '../report/statement-report.js';
 import type { FinishedFile } from './finish-run.js';
 import type { Opener, ReadPort } from './run-port.js';
 
@@ -26,8 +26,8 @@ export const ReadResult = z.strictObject({
     .optional(),
   /** Workbook formats: the sheet read, for the summary. */
   sheet: z.string().optional(),
-  /** Bank statement formats: the file's statements; their balances are applied at the finish. */
-  statements: ReadStatements.optional(),
+  /** What the format's reading reports of the file (its keys beside these), settled at the finish. */
+  ...FormatReport.shape,
 });
 export type ReadResult = z.output<typeof ReadResult>;
 
@@ -60,7 +60,6 @@ export interface ReadInput {
 
 export interface ReadDeps extends Pick<ImportPorts, 'prepare' | 'predict'> {
   logger: Logger;
-  signal?: AbortSignal;
 }
 
 /**
@@ -93,7 +92,7 @@ export async function readFiles(
         sha256: result.sha256,
         ...(result.encoding ? { encoding: result.encoding } : {}),
         ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
-        ...(result.statements ? { statements: result.statements } : {}),
+        ...result.report,
       },
     });
   }
@@ -102,16 +101,16 @@ export async function readFiles(
 
 /** A file read, as the run's end takes it (`name`: the file as reports name it). */
 export function finishedFile(path: string, name: string, read: ReadResult): FinishedFile {
-  const { statements } = read;
+  const { records, sha256, encoding, sheet, ...report } = read;
   return {
     path,
     reported: {
       path: name,
-      sha256: read.sha256,
-      records: read.records,
-      ...(read.encoding ? { encoding: read.encoding } : {}),
-      ...(read.sheet !== undefined ? { sheet: read.sheet } : {}),
+      sha256,
+      records,
+      ...(encoding ? { encoding } : {}),
+      ...(sheet !== undefined ? { sheet } : {}),
     },
-    ...(statements ? { statements } : {}),
+    report,
   };
 }

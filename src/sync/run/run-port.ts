@@ -43,7 +43,7 @@ export interface RunPort {
   skip?(path: string): boolean;
   /**
    * Whether the user interrupted the run and what it left unread of `paths` (given what was
-   * read); absent or undefined: not interrupted (balances applied, judged, after-care done).
+   * read); absent or undefined: not interrupted (the files' reports acted on, judged, after-care done).
    */
   interrupted?(paths: readonly string[], reads: readonly PathRead[]): RunSummary['interrupted'] | undefined;
 

@@ -39,7 +39,6 @@ export interface EndInput extends RunInput {
 }
 
 export interface RunDeps extends Omit<OpenDeps, 'logger'>, Pick<FinishDeps, 'logger' | 'now' | 'target'> {
-  signal?: AbortSignal;
   alerts?: RunAlerts;
   /** Added to every line logged while the files are read (log-context.ts); absent: none. */
   logContext?: LogBindings;
@@ -63,7 +62,6 @@ export async function readRun(input: RunInput, port: RunPort, deps: RunDeps): Pr
   const read = () =>
     readFiles(paths, { runId: input.runId, feed: account.feed, dryRun, open }, port, {
       logger: deps.logger,
-      ...(deps.signal ? { signal: deps.signal } : {}),
       prepare,
       predict,
     });

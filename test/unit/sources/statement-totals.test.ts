@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openText } from '../../../src/sources/decode.js';
 import { Mt940Source } from '../../../src/sources/formats/mt940-source.js';
 import { readSource } from '../../../src/sources/formats/registry.js';
+import { balanceCandidates, statementWarnings } from '../../../src/sources/formats/statement-report.js';
 import {
   nextDay,
   StatementTally,
@@ -10,7 +11,6 @@ import {
   startOfDayBalance,
   statementDifference,
 } from '../../../src/sources/formats/statement-totals.js';
-import { balanceCandidates, statementWarnings } from '../../../src/sync/report/statement-report.js';
 import { INTERIM_REPORT } from '../../support/mt940-items.js';
 
 /** The demo's MT940 file: five one-day statements of one account (written for the demo). */

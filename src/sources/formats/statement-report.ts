@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import {
-  type StatementTotals,
-  startOfDayBalance,
-  statementDifference,
-} from '../../sources/formats/statement-totals.js';
+import { type StatementTotals, startOfDayBalance, statementDifference } from './statement-totals.js';
 
-// Schemas, not only types: a fleet import job keeps a file's statements in its queue data
-// between reading the file and finishing the run (src/fleet/import-job.ts).
+// What a bank statement format reports of a file (its part of sources/format-report.ts): schemas,
+// not only types, as a fleet import job keeps a file's statements in its queue data between
+// reading the file and finishing the run (src/fleet/import-job.ts).
 
 /** A statement whose booked balances and entries do not add up: opening + entries ≠ closing. */
 export const StatementWarning = z.strictObject({
@@ -46,7 +43,10 @@ export const ReadStatements = z.strictObject({
 });
 export type ReadStatements = z.output<typeof ReadStatements>;
 
-/** What became of one bank account's balance after a file of statements. */
+/**
+ * What became of one bank account's balance after a file of statements: the answer of the kind
+ * that applies the balances (ReportSettler.balances, sources/format-report.ts).
+ */
 export interface BalanceUpdate {
   /** The target bank account's externalId (not applied: the statement's account). */
   bankAccount: string;
@@ -110,4 +110,47 @@ export function balanceCandidates(statements: readonly StatementTotals[]): Balan
     });
   }
   return [...newest.values()];
+}
+
+/**
+ * What the summary says of a file's statements. A stopped file (it could not be read as
+ * configured) proves no balance: none is applied from it.
+ */
+export function readStatements(
+  statements: readonly StatementTotals[],
+  fileStopped: boolean,
+): ReadStatements | undefined {
+  if (statements.length === 0) return undefined;
+  return {
+    count: statements.length,
+    ...statementWarnings(statements),
+    candidates: fileStopped ? [] : balanceCandidates(statements),
+  };
+}
+
+/**
+ * A file's statements for the summary, with the balances they prove applied by `apply` (the kind's,
+ * once the file's records are settled; none: the kind applies no balance). A run that stopped or
+ * was interrupted applies none: each is listed as not applied, with why, for the next run to apply.
+ */
+export async function settleStatements(
+  read: ReadStatements,
+  apply: ((candidates: readonly BalanceCandidate[]) => Promise<BalanceUpdate[]>) | undefined,
+  notApplied?: string,
+): Promise<FileStatements> {
+  const { candidates, ...summary } = read;
+  if (!apply || candidates.length === 0) return { ...summary, balances: [] };
+  if (notApplied !== undefined)
+    return {
+      ...summary,
+      balances: candidates.map((c) => ({
+        bankAccount: c.account,
+        balanceDate: c.balance.date,
+        balanceReference: c.balance.amount,
+        statementLine: c.statementLine,
+        outcome: 'not-applied' as const,
+        message: `not applied: ${notApplied}; the next run applies it`,
+      })),
+    };
+  return { ...summary, balances: await apply(candidates) };
 }
