@@ -12,6 +12,7 @@ import { runAccount } from '../sync/run/open-run.js';
 import { ReadResult } from '../sync/run/read-run.js';
 import { endRun, type RunDeps, readRun } from '../sync/run/run.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
+import { endedIfRefused } from './refused-run.js';
 import { type FleetPortDeps, fleetPort } from './run-port.js';
 import { refusedUnlessValid, releaseToAnotherWorker } from './worker-steps.js';
 
@@ -70,8 +71,13 @@ export interface ImportJobDeps extends FleetPortDeps {
 export function importProcessor(deps: ImportJobDeps) {
   return async (job: Job<ImportJobData>, token?: string): Promise<{ records: number }> => {
     const data = refusedUnlessValid({ name: 'import-file', payload: ImportJobData }, job.data);
-    const loaded = await resolveFeedRef(deps.feedsDir, data.feed);
-    checkExportOf(loaded, data.file, JobRefused);
+    // A refused job ends its run (stopped, with its summary) before it fails for good; not once
+    // the file was read: its chunks' outcomes are in the run, which a summary of nothing would hide.
+    const loaded = await endedIfRefused(data.read ? undefined : data.runId, deps, async () => {
+      const ref = await resolveFeedRef(deps.feedsDir, data.feed);
+      checkExportOf(ref, data.file, JobRefused);
+      return ref;
+    });
     // The feed's account by externalId is resolved once per run, by the pass that reads the file,
     // before anything names it (the run record keeps the producer's 0 for such a feed: the
     // producer does not ask the service); the finishing pass takes it from the job.
