@@ -162,6 +162,12 @@ bankAccount:
     expect(ran.stdout).toMatch(/second-clean .*\n(.*\n)*.*3 would be sent.*\n(.*\n)* {2}exit 0\n/);
   });
 
+  it('a usage error (--show -1): exit 2 before anything is read', async () => {
+    const ran = await check([csvFeed('usage', CLEAN), '--show', '-1']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('expected a whole number >= 0');
+  });
+
   it('--json: every feed with its exit code and the whole exit code', async () => {
     const ran = await check([
       '--json',
