@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,29 @@ describe('erp-bridge check', () => {
     expect(synced.code).toBe(2);
     expect(synced.stdout).toContain('without a service: erp-bridge check ');
     expect(synced.stdout).toContain('layout/feed.yaml');
+  });
+
+  it('an export not in the encoding the feed declares: exit 2 naming the line', async () => {
+    const feed = csvFeed('encoding', CLEAN);
+    writeFileSync(
+      feed,
+      readFileSync(feed, 'utf8').replace(
+        '  dateFormat: dd.MM.yyyy',
+        '  dateFormat: dd.MM.yyyy\n  encoding: utf-8',
+      ),
+    );
+    // "Müller" in Windows-1252: 0xFC alone is no UTF-8.
+    writeFileSync(
+      join(work, 'encoding', 'exports', 'bank.csv'),
+      Buffer.concat([
+        Buffer.from(`${HEADER}\nB-1;02.02.2026;1,00;M`),
+        Buffer.from([0xfc]),
+        Buffer.from('ller\n'),
+      ]),
+    );
+    const ran = await check([feed]);
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toMatch(/cannot be read \(exit 2, ENCODING_INVALID\): .*line 2/);
   });
 
   it('a folder that is not there: exit 2, said as sync says it', async () => {
