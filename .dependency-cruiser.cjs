@@ -18,7 +18,9 @@
  * unless it imports yours, and then move the type to where it belongs instead.
  */
 const FOLDER_IMPORTS = {
+  check: ['config', 'kinds/registry', 'sources', 'sync', 'time'],
   cli: [
+    'check',
     'client',
     'config',
     'embed',

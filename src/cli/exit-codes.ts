@@ -24,3 +24,20 @@ export const EXIT = {
   INTERRUPTED_SIGTERM: 143,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * The exit code of one run from its end: its stop's code when it stopped (2: a feed or export
+ * that cannot be read as configured), else 1 when records were rejected or failed, else 0.
+ * `sync` exits with the worst of its runs, and `check` with the worst of its feeds likewise.
+ */
+export function runExitCode(run: {
+  stopReason?: { exitCode: 1 | 2 | 3 } | undefined;
+  counts: { rejected: number; failed: number };
+}): ExitCode {
+  if (run.stopReason) return run.stopReason.exitCode;
+  return run.counts.rejected + run.counts.failed > 0 ? EXIT.RECORDS_NOT_SYNCED : EXIT.OK;
+}
+
+/** The worst of several exit codes (the highest; none: OK). */
+export const worstExit = (codes: readonly ExitCode[]): ExitCode =>
+  codes.reduce<ExitCode>((worst, code) => Math.max(worst, code) as ExitCode, EXIT.OK);

@@ -20,3 +20,25 @@ export function csvFeedWith(sourceLines: readonly string[]): LoadedFeed {
     '/feeds/f.yaml',
   );
 }
+
+/**
+ * The YAML of a transactions feed (account 1001) reading `exports/*.csv` beside it in German
+ * conventions (`;`, decimal comma, dd.MM.yyyy): `mapping` and `bankAccount` are their keys' lines,
+ * joined by "\n  ".
+ */
+export function germanCsvFeedText(name: string, mapping: string, bankAccount: string): string {
+  return `name: ${name}
+accountId: 1001
+kind: transactions
+source:
+  path: exports/*.csv
+  format: csv
+  delimiter: ";"
+  decimalSeparator: ","
+  dateFormat: dd.MM.yyyy
+mapping:
+  ${mapping}
+bankAccount:
+  ${bankAccount}
+`;
+}

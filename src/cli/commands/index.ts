@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerCheckCommand } from './check.js';
 import { registerEnqueueCommand } from './enqueue.js';
 import { registerReconcileCommand } from './reconcile.js';
 import { registerReportCommand } from './report.js';
@@ -12,6 +13,7 @@ import { registerWorkerCommand } from './worker.js';
 export function registerCommands(program: Command): void {
   registerSandboxCommand(program);
   registerSyncCommand(program);
+  registerCheckCommand(program);
   registerReconcileCommand(program);
   registerEnqueueCommand(program);
   registerWorkerCommand(program);

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
 import { loadFeedFiles } from '../../config/load-feed.js';
@@ -18,7 +18,7 @@ import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
 import { allSettled } from '../all-settled.js';
 import { countsText } from '../counts-text.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { EXIT, type ExitCode, runExitCode, worstExit } from '../exit-codes.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { logFormatOption, logLevelOption } from '../options.js';
 import { ProgressBar, type ProgressDelta } from '../progress.js';
@@ -36,17 +36,8 @@ interface SyncFlags {
 }
 
 /** The exit code of a finished sync: the worst of its runs. */
-export function exitCodeOf(results: readonly FeedRunResult[]): ExitCode {
-  let code: ExitCode = EXIT.OK;
-  for (const { summary } of results) {
-    const runCode: ExitCode = summary.stopReason
-      ? summary.stopReason.exitCode
-      : summary.counts.rejected + summary.counts.failed > 0
-        ? EXIT.RECORDS_NOT_SYNCED
-        : EXIT.OK;
-    code = Math.max(code, runCode) as ExitCode;
-  }
-  return code;
+export function exitCodeOf(results: readonly Pick<FeedRunResult, 'summary'>[]): ExitCode {
+  return worstExit(results.map(({ summary }) => runExitCode(summary)));
 }
 
 export function registerSyncCommand(program: Command): void {
@@ -182,6 +173,7 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     bar?.finish();
     // Where reading stopped, in the unit of the feed's format (lines for CSV and JSON Lines).
     const positions = new Map(feeds.map(({ feed }) => [feed.name, positionOf(feed.source.format)]));
+    const feedFileOf = new Map(feeds.map(({ feed, file }) => [feed.name, file]));
     for (const { summary, files } of results) {
       if (format === 'json') {
         logger.info({ summary, reportDir: files.dir }, 'sync finished');
@@ -197,8 +189,9 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
         .join('');
       const waiting = (summary.waiting ?? []).map((w) => `\n  waiting: ${w.path} (${w.reason})`).join('');
       const noFile = summary.noFile ? `\n  ${summary.noFile}` : '';
+      const check = checkHint(summary, feedFileOf.get(summary.feed));
       process.stdout.write(
-        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}${waiting}${noFile}${statementLines(summary)}\n  report: ${files.dir}\n`,
+        `${line}${target}${summary.stopReason ? ` (stopped: ${summary.stopReason.message})` : ''}${unread ?? ''}${waiting}${noFile}${check}${statementLines(summary)}\n  report: ${files.dir}\n`,
       );
     }
     if (interrupt.signal.aborted)
@@ -211,6 +204,18 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
     await alerts?.close();
     await service.close();
   }
+}
+
+/** The stops that say an export does not read as its feed describes it (its layout, its encoding). */
+const READ_AS_CONFIGURED = new Set(['SOURCE_LAYOUT', 'ENCODING_INVALID']);
+
+/**
+ * Under a run stopped because an export does not read as its feed says: `erp-bridge check`, which
+ * shows per column what was read and rejected, without a service (docs/check.md).
+ */
+function checkHint(summary: RunSummary, feedFile: string | undefined): string {
+  if (!summary.stopReason || !READ_AS_CONFIGURED.has(summary.stopReason.code) || !feedFile) return '';
+  return `\n  (to see what each mapped column of the exports holds, without a service: erp-bridge check ${relative(process.cwd(), feedFile) || feedFile})`;
 }
 
 /** The statements' arithmetic warnings and balance updates under a run's line (summary.json has all). */

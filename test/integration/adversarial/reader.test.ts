@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../../src/cli/commands/sync.js';
 import { createLogger } from '../../../src/logging/logger.js';
+import { germanCsvFeedText } from '../../support/feed-text.js';
 import { syncHarness } from '../../support/sync-harness.js';
 
 /**
@@ -26,22 +27,11 @@ function feedWith(
   const feed = join(dir, 'feed.yaml');
   writeFileSync(
     feed,
-    `name: adv-${name}
-accountId: 1001
-kind: transactions
-source:
-  path: exports/*.csv
-  format: csv
-  delimiter: ";"
-  decimalSeparator: ","
-  dateFormat: dd.MM.yyyy
-mapping:
-  ${mapping}
-bankAccount:
-  externalId: adversarial-reader
-  accountName: Adversarial reader
-  bankName: Testbank
-`,
+    germanCsvFeedText(
+      `adv-${name}`,
+      mapping,
+      'externalId: adversarial-reader\n  accountName: Adversarial reader\n  bankName: Testbank',
+    ),
   );
   return { feed, dir };
 }
