@@ -1,0 +1,171 @@
+import { KINDS, type RecordKind } from '../kinds/registry.js';
+import type { FieldMapping } from '../sources/field-mapping.js';
+import type { TextEncoding } from '../sources/text-encoding.js';
+import type { DecimalSeparator } from '../sources/values/amount.js';
+import { type Column, columnsOf } from './columns.js';
+import { DATE_FORMATS, dateColumns, feedDateFormat } from './dates.js';
+import { decodeSample } from './encoding.js';
+import { type IdentityInference, inferIdentity } from './identity.js';
+import { ask, guess, type Inferred, sure } from './inferred.js';
+import { inferInvoiceType } from './invoice-type.js';
+import { inferKind } from './kind.js';
+import { bestNamed, inferMapping, NAMED_KINDS } from './mapping.js';
+import { amountColumns, inferNumberStyle } from './numbers.js';
+import { type ExportSample, SAMPLE_ROWS } from './sample.js';
+import { signColumns } from './sign.js';
+import { findTable } from './table.js';
+
+/** What init inferred from a delimited text export: the feed's `source` keys, kind and mapping. */
+export interface CsvInference {
+  /** How much was looked at: the caps and what of them the sample filled. */
+  sample: { bytes: number; rows: number; complete: boolean; rowsCapped: boolean };
+  format: Inferred<'csv'>;
+  encoding: Inferred<TextEncoding>;
+  delimiter: Inferred<string>;
+  quote: Inferred<string>;
+  /** Preamble: lines before the header. */
+  skipLines: Inferred<number>;
+  /** Finds the header whatever the preamble's length (only when there is a preamble). */
+  headerPattern?: Inferred<string>;
+  skipFooterLines: Inferred<number>;
+  header: readonly string[];
+  decimalSeparator: Inferred<DecimalSeparator>;
+  thousands: Inferred<string>;
+  dateFormat: Inferred<string>;
+  /** Per date-like column, the formats consistent with every sampled value. */
+  dateColumns: readonly { column: string; formats: readonly string[] }[];
+  kind: Inferred<RecordKind>;
+  /** Service field -> how to fill it; externalId is under `identity`. */
+  mapping: Readonly<Record<string, Inferred<FieldMapping>>>;
+  /** The kind's required fields no column was found for. */
+  missing: readonly string[];
+  identity: IdentityInference;
+}
+
+export type CsvInferenceResult = { ok: true; inference: CsvInference } | { ok: false; problem: string };
+
+/**
+ * Infers a CSV feed from the sample of one export (sample.ts: its caps). Pure: bytes in, settings
+ * out, each with its certainty and reason (inferred.ts); the YAML writer and the CLI are apart.
+ */
+export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = {}): CsvInferenceResult {
+  const decoded = decodeSample(sample);
+  if (!decoded)
+    return { ok: false, problem: 'the export is neither UTF-8, UTF-16 nor Windows-1252: save it as UTF-8' };
+  const table = findTable(decoded.text, sample.complete);
+  if (!table)
+    return {
+      ok: false,
+      problem: 'no delimited table found (no header of two or more columns with ; , tab or |)',
+    };
+  const columns = columnsOf(table);
+  const kind = inferKind(columns, options.kind);
+  const kindValue = kind.value as RecordKind;
+  const names = NAMED_KINDS[kindValue] ?? {};
+
+  // The date format from the columns named like a date field (else every date-like column).
+  const dated = dateColumns(columns);
+  const namedDates = dated.filter((d) =>
+    Object.entries(names).some(
+      ([field, patterns]) => /Date$/.test(field) && bestNamed(columns, patterns)?.column === d.column,
+    ),
+  );
+  const dateFormat =
+    dated.length === 0
+      ? ask<string>(
+          table.rows.length === 0
+            ? 'the sample has no rows to read dates from'
+            : 'no column of dates in the sample',
+          DATE_FORMATS,
+        )
+      : feedDateFormat(namedDates.length > 0 ? namedDates : dated);
+
+  // The decimal separator from the amount-like columns named like an amount, else all of them.
+  const amountish = amountColumns(columns);
+  const amountPatterns = Object.entries(names)
+    .filter(([field]) => /amount|Amount/.test(field))
+    .map(([, p]) => p);
+  const preferred = amountish.filter((c) => amountPatterns.some((p) => bestNamed([c], p) !== undefined));
+  const numbers = inferNumberStyle(amountish, preferred);
+
+  const signs = signColumns(columns);
+  const { mapping, used } = inferMapping(
+    kindValue,
+    columns,
+    { decimalSeparator: numbers.decimalSeparator, dateFormat },
+    signs,
+  );
+  if (kindValue === 'invoices' && !mapping.invoiceType) {
+    const contact = mapping.contactName?.value;
+    const column = typeof contact === 'string' ? columns.find((c) => c.name === contact) : undefined;
+    mapping.invoiceType = inferInvoiceType(column);
+  }
+  const required = Object.entries(KINDS[kindValue].fields).flatMap(([field, spec]) =>
+    spec.required ? [field] : [],
+  );
+  const missing = required.filter((f) => f !== 'externalId' && mapping[f]?.value === undefined);
+  for (const field of missing)
+    mapping[field] ??= ask(
+      `no column named like ${field} whose values fit: choose the column`,
+      columns.map((c) => c.name),
+    );
+
+  // Dates, amounts and signs are never IDs, even when unique in the sample; a mapped text column
+  // may be one (an invoice number).
+  const notIds = new Set<Column>([
+    ...dated.map((d) => d.column),
+    ...amountish.filter((c) => used.has(c)),
+    ...signs.map((s) => s.column),
+  ]);
+  const identity = inferIdentity(kindValue, columns, table.rows.length, notIds, Object.keys(mapping));
+  return {
+    ok: true,
+    inference: {
+      sample: {
+        bytes: sample.bytes.length,
+        rows: table.rows.length,
+        complete: sample.complete,
+        rowsCapped: table.rows.length >= SAMPLE_ROWS,
+      },
+      format: sure(
+        'csv',
+        `a delimited table: a header of ${table.header.length} columns${table.rows.length > 0 ? ` and ${table.rows.length} rows of as many` : ''}`,
+      ),
+      encoding: decoded.encoding,
+      delimiter: table.delimiter,
+      quote: table.quote,
+      skipLines: sure(
+        table.skipLines,
+        table.skipLines === 0
+          ? 'the header is the first line'
+          : `the header is line ${table.headerLine}; the lines before it are a preamble`,
+      ),
+      ...(table.headerPattern === undefined
+        ? {}
+        : {
+            headerPattern: sure(
+              table.headerPattern,
+              'finds the header even when the preamble has another number of lines',
+            ),
+          }),
+      skipFooterLines:
+        table.skipFooterLines > 0
+          ? guess(
+              table.skipFooterLines,
+              `the last ${table.skipFooterLines} line(s) have fewer cells than the header`,
+            )
+          : sample.complete
+            ? sure(0, 'every line after the header is a row')
+            : guess(0, 'not looked for: the sample is not the whole file'),
+      header: table.header,
+      decimalSeparator: numbers.decimalSeparator,
+      thousands: numbers.thousands,
+      dateFormat,
+      dateColumns: dated.map((d) => ({ column: d.column.name, formats: d.formats })),
+      kind,
+      mapping,
+      missing,
+      identity,
+    },
+  };
+}
