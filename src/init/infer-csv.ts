@@ -2,7 +2,7 @@ import { KINDS, type RecordKind } from '../kinds/registry.js';
 import type { FieldMapping } from '../sources/field-mapping.js';
 import type { TextEncoding } from '../sources/text-encoding.js';
 import type { DecimalSeparator } from '../sources/values/amount.js';
-import { type Column, columnsOf } from './columns.js';
+import { type Column, columnsOf, refOf } from './columns.js';
 import { DATE_FORMATS, dateColumns, feedDateFormat } from './dates.js';
 import { decodeSample } from './encoding.js';
 import { type IdentityInference, inferIdentity } from './identity.js';
@@ -11,6 +11,7 @@ import { inferInvoiceType } from './invoice-type.js';
 import { inferKind } from './kind.js';
 import { bestNamed, inferMapping, NAMED_KINDS } from './mapping.js';
 import { amountColumns, inferNumberStyle } from './numbers.js';
+import { preambleDateFormat, preambleDecimalSeparator } from './preamble.js';
 import { type ExportSample, SAMPLE_ROWS } from './sample.js';
 import { signColumns } from './sign.js';
 import { findTable } from './table.js';
@@ -72,12 +73,13 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
   );
   const dateFormat =
     dated.length === 0
-      ? ask<string>(
+      ? (preambleDateFormat(table.preamble) ??
+        ask<string>(
           table.rows.length === 0
             ? 'the sample has no rows to read dates from'
             : 'no column of dates in the sample',
           DATE_FORMATS,
-        )
+        ))
       : feedDateFormat(namedDates.length > 0 ? namedDates : dated);
 
   // The decimal separator from the amount-like columns named like an amount, else all of them.
@@ -86,7 +88,10 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
     .filter(([field]) => /amount|Amount/.test(field))
     .map(([, p]) => p);
   const preferred = amountish.filter((c) => amountPatterns.some((p) => bestNamed([c], p) !== undefined));
-  const numbers = inferNumberStyle(amountish, preferred);
+  const fromRows = inferNumberStyle(amountish, preferred);
+  const fromPreamble =
+    fromRows.decimalSeparator.certainty === 'guess' ? preambleDecimalSeparator(table.preamble) : undefined;
+  const numbers = fromPreamble ? { ...fromRows, decimalSeparator: fromPreamble } : fromRows;
 
   const signs = signColumns(columns);
   const { mapping, used } = inferMapping(
@@ -104,10 +109,16 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
     spec.required ? [field] : [],
   );
   const missing = required.filter((f) => f !== 'externalId' && mapping[f]?.value === undefined);
+  // What the person picks from: the columns whose values could be the field (all, for text).
+  const fitting = (field: string): Column[] => {
+    const type = KINDS[kindValue].fields[field]?.type;
+    const pool = type === 'date' ? dated.map((d) => d.column) : type === 'amount' ? amountish : columns;
+    return pool.filter((c) => c.name !== '');
+  };
   for (const field of missing)
     mapping[field] ??= ask(
       `no column named like ${field} whose values fit: choose the column`,
-      columns.map((c) => c.name),
+      fitting(field).map((c) => refOf(c, columns)),
     );
 
   // Dates, amounts and signs are never IDs, even when unique in the sample; a mapped text column

@@ -24,6 +24,8 @@ export interface Table {
   header: readonly string[];
   /** The header's physical line (1-based). */
   headerLine: number;
+  /** The preamble's non-blank lines, as cells (a bank's account, period and balance lines). */
+  preamble: readonly (readonly string[])[];
   /** The data rows of the sample (at most SAMPLE_ROWS), as many cells as the header. */
   rows: readonly (readonly string[])[];
 }
@@ -137,6 +139,7 @@ export function findTable(text: string, complete: boolean): Table | undefined {
     skipLines,
     skipFooterLines: complete ? best.footer.length : 0,
     header: best.header.cells,
+    preamble: best.preamble.map((p) => p.cells),
     headerLine: best.header.line,
     rows,
   };

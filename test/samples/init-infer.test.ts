@@ -158,12 +158,13 @@ describe.skipIf(whySharedSamplesMissing() !== undefined)('init infers feeds for 
     expect(inference.identity.externalId).toMatchObject({ value: null, certainty: 'guess' });
   });
 
-  it('dkb-ec-empty.csv: the header alone; what only values could tell is not claimed', async () => {
+  it('dkb-ec-empty.csv: the header alone; what only rows could prove is a guess at most', async () => {
     const inference = await infer('dkb-ec-empty.csv');
     expect(inference.sample.rows).toBe(0);
     expect(inference.delimiter).toMatchObject({ value: ';', certainty: 'sure' });
-    expect(inference.dateFormat.certainty).toBe('ask');
-    expect(inference.decimalSeparator.certainty).toBe('guess');
+    // The rows would show them; the preamble's "01.01.2018" and "5.000,01 EUR" make them guesses.
+    expect(inference.dateFormat).toMatchObject({ value: 'dd.MM.yyyy', certainty: 'guess' });
+    expect(inference.decimalSeparator).toMatchObject({ value: ',', certainty: 'guess' });
     for (const field of ['amount', 'bookingDate', 'valueDate'])
       expect(inference.mapping[field]?.certainty, field).toBe('guess');
   });

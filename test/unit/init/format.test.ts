@@ -50,6 +50,17 @@ describe('init infers the format settings of a delimited export', () => {
     expect(got.skipFooterLines.value).toBe(0);
   });
 
+  it('a DKB export without bookings: date format and separator guessed from the preamble, never sure', () => {
+    const empty = DKB.split('\r\n').slice(0, 7).join('\r\n');
+    const got = inferred(empty);
+    expect(got.sample.rows).toBe(0);
+    expect(got.dateFormat).toMatchObject({ value: 'dd.MM.yyyy', certainty: 'guess' });
+    expect(got.dateFormat.reason).toMatch(/preamble's dates \(e.g. "01.01.2018"\)/);
+    expect(got.decimalSeparator).toMatchObject({ value: ',', certainty: 'guess' });
+    expect(got.mapping.amount).toMatchObject({ value: 'Betrag (EUR)', certainty: 'guess' });
+    expect(got.mapping.bookingDate).toMatchObject({ value: 'Buchungstag', certainty: 'guess' });
+  });
+
   it('a title padded to the width of the table is preamble, not the header', () => {
     const got = inferred(
       lines(

@@ -123,6 +123,8 @@ describe('init maps the kind fields from column names and values', () => {
       lines('Datum;Betrag;Wert', '01.02.2026;zwei Euro;-2,00', '02.02.2026;drei Euro;3,00'),
     );
     expect(got.mapping.amount).toMatchObject({ value: undefined, certainty: 'ask' });
+    // The person picks among the columns that hold amounts.
+    expect(got.mapping.amount?.candidates).toEqual(['Wert']);
     expect(got.missing).toContain('amount');
   });
 
@@ -136,6 +138,12 @@ describe('init maps the kind fields from column names and values', () => {
     );
     expect(got.mapping.counterpartyIban).toMatchObject({ value: 'Kontonummer/IBAN', certainty: 'guess' });
     expect(got.mapping.counterpartyIban?.reason).toMatch(/"1234123412" is no IBAN/);
+  });
+
+  it('a repeated column name: asked, the candidates by position (a name would read the first of them)', () => {
+    const got = inferred(lines('Datum;Betrag;Betrag', '01.02.2026;-2,00;x', '02.02.2026;3,00;y'));
+    expect(got.mapping.amount).toMatchObject({ value: undefined, certainty: 'ask' });
+    expect(got.mapping.amount?.candidates).toEqual([{ column: 2 }, { column: 3 }]);
   });
 
   it('two columns named alike for one field: asked', () => {
