@@ -12,7 +12,7 @@ import { inferKind } from './kind.js';
 import { bestNamed, inferMapping, NAMED_KINDS } from './mapping.js';
 import { amountColumns, inferNumberStyle } from './numbers.js';
 import { preambleDateFormat, preambleDecimalSeparator } from './preamble.js';
-import { type ExportSample, SAMPLE_ROWS } from './sample.js';
+import type { ExportSample } from './sample.js';
 import { signColumns } from './sign.js';
 import { findTable } from './table.js';
 
@@ -136,7 +136,7 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
         bytes: sample.bytes.length,
         rows: table.rows.length,
         complete: sample.complete,
-        rowsCapped: table.rows.length >= SAMPLE_ROWS,
+        rowsCapped: table.rowsCapped,
       },
       format: sure(
         'csv',

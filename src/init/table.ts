@@ -28,13 +28,19 @@ export interface Table {
   preamble: readonly (readonly string[])[];
   /** The data rows of the sample (at most SAMPLE_ROWS), as many cells as the header. */
   rows: readonly (readonly string[])[];
+  /** The sample held more rows than SAMPLE_ROWS. */
+  rowsCapped: boolean;
 }
 
 const shown = (delimiter: string) => (delimiter === '\t' ? 'tab' : JSON.stringify(delimiter));
 
 /** The sample's records with `delimiter`, parsed as the CSV reader parses them; undefined when it cannot be. */
-function recordsOf(text: string, delimiter: string, quote: string): Line[] | undefined {
-  const options = csvParseOptions(CsvSource.parse({ format: 'csv', path: 'sample', delimiter, quote }));
+function recordsOf(text: string, delimiter: string, quote: string, complete: boolean): Line[] | undefined {
+  const options = {
+    ...csvParseOptions(CsvSource.parse({ format: 'csv', path: 'sample', delimiter, quote })),
+    // The cap may cut a quoted cell that spans lines: its record, the last, is left out, not the delimiter.
+    skip_records_with_error: !complete,
+  };
   let records: string[][];
   try {
     records = parse(text, options) as string[][];
@@ -105,7 +111,7 @@ export function findTable(text: string, complete: boolean): Table | undefined {
   const quoted = /(^|[;,\t|])"/m.test(whole);
   const quote = '"';
   const candidates = LIKELY_DELIMITERS.flatMap((delimiter) => {
-    const records = recordsOf(whole, delimiter, quote);
+    const records = recordsOf(whole, delimiter, quote, complete);
     const found = records && tableOf(records, delimiter);
     return found ? [found] : [];
   });
@@ -140,6 +146,7 @@ export function findTable(text: string, complete: boolean): Table | undefined {
     skipFooterLines: complete ? best.footer.length : 0,
     header: best.header.cells,
     preamble: best.preamble.map((p) => p.cells),
+    rowsCapped: best.table.length > SAMPLE_ROWS,
     headerLine: best.header.line,
     rows,
   };

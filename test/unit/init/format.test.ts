@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inferCsv } from '../../../src/init/infer-csv.js';
-import { readSample } from '../../../src/init/sample.js';
+import { readSample, SAMPLE_ROWS } from '../../../src/init/sample.js';
 import { DKB, inferred, lines, SPARKASSE } from './exports.js';
 
 describe('init infers the format settings of a delimited export', () => {
@@ -182,6 +182,28 @@ describe('the sample is bounded', () => {
     expect(all.ok && all.inference.sample.rows).toBe(200);
     // Every row the capped sample holds is a whole one (its last cell is complete).
     expect(result.inference.sample.rows).toBeLessThan(200);
+  });
+
+  it('a sample cut inside a quoted cell that spans lines: that row is left out, the delimiter still found', () => {
+    const text = lines(
+      '"Datum";"Betrag";"Text"',
+      '"01.02.2026";"-5,00";"a"',
+      '"02.02.2026";"7,00";"b"',
+      '"03.02.2026";"9,00";"first line',
+    );
+    const result = inferCsv({ bytes: Buffer.from(`${text}second line\r\n`), complete: false });
+    if (!result.ok) throw new Error(result.problem);
+    expect(result.inference.delimiter).toMatchObject({ value: ';', certainty: 'sure' });
+    expect(result.inference.sample.rows).toBe(2);
+  });
+
+  it('at most SAMPLE_ROWS rows are looked at', () => {
+    const rows = Array.from(
+      { length: SAMPLE_ROWS + 20 },
+      (_, i) => `2026-01-${String((i % 28) + 1).padStart(2, '0')},-${i}.50`,
+    );
+    const got = inferred(lines('Date,Amount', ...rows));
+    expect(got.sample).toMatchObject({ rows: SAMPLE_ROWS, rowsCapped: true, complete: true });
   });
 
   it('a sample cut inside a UTF-8 character reads as UTF-8', () => {
