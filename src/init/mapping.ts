@@ -11,6 +11,8 @@ import {
   DEBIT_NAMES,
   INVOICE_NAMES,
   type NamePatterns,
+  NET_NAMES,
+  normalName,
   rankOf,
   TRANSACTION_NAMES,
 } from './names.js';
@@ -140,12 +142,23 @@ export function inferMapping(
     }
     const basis =
       spec.type === 'date' ? style.dateFormat : spec.type === 'amount' ? style.decimalSeparator : undefined;
-    const certainty = basis ? weaker('sure', basis.certainty) : 'sure';
-    const reason = `column ${quoted(column.name)}: its name, and ${column.values.length === 1 ? 'its one value reads' : `all ${column.values.length} values read`} as ${spec.type === 'string' ? (field === 'counterpartyIban' ? 'IBANs' : field === 'currency' ? 'currency codes' : 'text') : `${spec.type}s`}${basis && certainty !== 'sure' ? ` (once ${spec.type === 'date' ? 'the date format' : 'the decimal separator'} is confirmed)` : ''}`;
+    const doubt = doubtOf(field, column, columns);
+    const certainty = weaker(basis ? weaker('sure', basis.certainty) : 'sure', doubt ? 'guess' : 'sure');
+    const reason = `${doubt ? `${doubt}; ` : ''}column ${quoted(column.name)}: its name, and ${column.values.length === 1 ? 'its one value reads' : `all ${column.values.length} values read`} as ${spec.type === 'string' ? (field === 'counterpartyIban' ? 'IBANs' : field === 'currency' ? 'currency codes' : 'text') : `${spec.type}s`}${basis && certainty !== 'sure' ? ` (once ${spec.type === 'date' ? 'the date format' : 'the decimal separator'} is confirmed)` : ''}`;
     mapping[field] = certainty === 'sure' ? sure(ref, reason) : guess(ref, reason);
     used.add(column);
   }
   return { mapping, used };
+}
+
+/**
+ * A doubt the values cannot settle: an invoice amount named only "Betrag"/"Amount" beside a net
+ * column may be the net one as well as the gross one.
+ */
+function doubtOf(field: string, column: Column, columns: readonly Column[]): string | undefined {
+  if (field !== 'totalGrossAmount' || /brutto|gross/.test(normalName(column.name))) return undefined;
+  const net = columns.find((c) => NET_NAMES.test(normalName(c.name)));
+  return net ? `gross or net? a net column ${quoted(net.name)} is beside it` : undefined;
 }
 
 /**

@@ -83,6 +83,9 @@ export const SIGN_NAMES: NamePatterns = [
   /^(sh|sollhaben|sollhabenkennzeichen|sollhabenkz|shkz|dc|cd|debitcredit|creditdebit|drcr|crdr|cdtdbtind|vorzeichen|sign)$/,
 ];
 
+/** An invoice's net amount (no field of its own): beside a plain "Betrag", it makes the gross one a guess. */
+export const NET_NAMES = /^(netto|nettobetrag|betragnetto|net|netamount|totalnet)$/;
+
 /** Separate debit and credit columns: amount = credit - debit. */
 export const DEBIT_NAMES: NamePatterns = [
   /^(soll|debit|lastschrift|ausgang|ausgaben|belastung|withdrawal|withdrawals|paidout|moneyout)(eur)?$/,

@@ -42,3 +42,17 @@ export const DKB = lines(
 /** The mapping as field -> [value, certainty], for one assertion over all of it. */
 export const mappedAs = (got: CsvInference): Record<string, [unknown, string]> =>
   Object.fromEntries(Object.entries(got.mapping).map(([f, m]) => [f, [m.value, m.certainty]]));
+
+/** The format settings inferred `sure`, by key: what a test expects of a clear export in one assertion. */
+export function sureFormat(got: CsvInference): Record<string, unknown> {
+  const keys = [
+    'encoding',
+    'delimiter',
+    'quote',
+    'skipLines',
+    'decimalSeparator',
+    'thousands',
+    'dateFormat',
+  ] as const;
+  return Object.fromEntries(keys.flatMap((k) => (got[k].certainty === 'sure' ? [[k, got[k].value]] : [])));
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inferCsv } from '../../../src/init/infer-csv.js';
 import { readSample, SAMPLE_ROWS } from '../../../src/init/sample.js';
-import { DKB, inferred, lines, SPARKASSE } from './exports.js';
+import { DKB, inferred, lines, SPARKASSE, sureFormat } from './exports.js';
 
 describe('init infers the format settings of a delimited export', () => {
   it('a Sparkasse CSV-CAMT export: UTF-8, ";", quoted, decimal comma, dd.MM.yy, header on line 1', () => {
@@ -113,10 +113,12 @@ describe('init infers the format settings of a delimited export', () => {
         '2026-01-20,Rent,"-1,200.00"',
       ),
     );
-    expect(got.delimiter).toMatchObject({ value: ',', certainty: 'sure' });
-    expect(got.decimalSeparator).toMatchObject({ value: '.', certainty: 'sure' });
-    expect(got.thousands).toMatchObject({ value: ',', certainty: 'sure' });
-    expect(got.dateFormat).toMatchObject({ value: 'yyyy-MM-dd', certainty: 'sure' });
+    expect(sureFormat(got)).toMatchObject({
+      delimiter: ',',
+      decimalSeparator: '.',
+      thousands: ',',
+      dateFormat: 'yyyy-MM-dd',
+    });
   });
 
   it('tab and "|" delimited exports', () => {

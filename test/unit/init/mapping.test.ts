@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../../src/kinds/registry.js';
-import { DKB, inferred, lines, mappedAs, SPARKASSE } from './exports.js';
+import { DKB, inferred, lines, mappedAs, SPARKASSE, sureFormat } from './exports.js';
 
 describe('init maps the kind fields from column names and values', () => {
   it('Sparkasse: every field named and proved by its values; no ID column, so the derived identity', () => {
@@ -182,5 +182,71 @@ describe('init maps the kind fields from column names and values', () => {
     expect(got.kind).toMatchObject({ value: 'invoices', certainty: 'sure' });
     expect(got.mapping.invoiceType?.certainty).toBe('ask');
     expect(got.missing).toContain('invoiceNumber');
+  });
+});
+
+describe('hard cases of the amount and its sign', () => {
+  it('the Sparkasse export again with "," and "." decimals: the same mapping, the separators swapped', () => {
+    const got = inferred(
+      lines(
+        'Buchungstag,Valutadatum,Verwendungszweck,Beguenstigter/Zahlungspflichtiger,Betrag,Waehrung',
+        '03.04.18,04.04.18,"KD-Nr. 1234, RG 99",Telekom GmbH,-22.59,EUR',
+        '05.04.18,05.04.18,Lohn April,Firma AG,"2,450.00",EUR',
+        '06.04.18,06.04.18,Lohn April,Firma AG,-850.00,EUR',
+      ),
+    );
+    expect(sureFormat(got)).toMatchObject({
+      delimiter: ',',
+      decimalSeparator: '.',
+      thousands: ',',
+      dateFormat: 'dd.MM.yy',
+    });
+    expect(mappedAs(got)).toMatchObject({ amount: ['Betrag', 'sure'], bookingDate: ['Buchungstag', 'sure'] });
+  });
+
+  it('a column of S/H markers not named like a sign column: taken as the sign, as a guess', () => {
+    const got = inferred(lines('Datum;Betrag;Kz', '01.02.2026;850,00;S', '02.02.2026;2.450,00;H'));
+    expect(got.mapping.amount).toMatchObject({
+      value: { column: 'Betrag', sign: { column: 'Kz' } },
+      certainty: 'guess',
+    });
+    expect(got.mapping.amount?.reason).toMatch(/found by its values only/);
+  });
+
+  it('debit/credit columns with negative debits: asked (a debit would count twice)', () => {
+    const got = inferred(lines('Datum;Soll;Haben', '01.02.2026;-850,00;', '02.02.2026;;2.450,00'));
+    expect(got.mapping.amount).toMatchObject({ value: undefined, certainty: 'ask' });
+    expect(got.mapping.amount?.candidates).toEqual([{ debit: 'Soll', credit: 'Haben' }]);
+  });
+
+  it('withdrawals and deposits', () => {
+    const got = inferred(
+      lines('Posted Date,Withdrawals,Deposits', '2026-02-01,850.00,', '2026-02-02,,2450.00'),
+    );
+    expect(got.mapping.amount).toMatchObject({
+      value: { debit: 'Withdrawals', credit: 'Deposits' },
+      certainty: 'sure',
+    });
+    expect(got.mapping.bookingDate).toMatchObject({ value: 'Posted Date', certainty: 'sure' });
+  });
+
+  it('an amount column and debit/credit columns both: asked', () => {
+    const got = inferred(
+      lines('Datum;Betrag;Soll;Haben', '01.02.2026;-850,00;850,00;', '02.02.2026;2.450,00;;2.450,00'),
+    );
+    expect(got.mapping.amount?.certainty).toBe('ask');
+  });
+
+  it('an invoice "Betrag" beside a "Netto" column: gross or net is a guess', () => {
+    const got = inferred(
+      lines(
+        'Rechnungsnr;Fällig am;Kunde;Netto;Betrag',
+        'R1;16.01.2026;A;100,00;119,00',
+        'R2;19.01.2026;B;50,00;59,50',
+      ),
+    );
+    expect(got.kind.value).toBe('invoices');
+    expect(got.mapping.totalGrossAmount).toMatchObject({ value: 'Betrag', certainty: 'guess' });
+    expect(got.mapping.totalGrossAmount?.reason).toMatch(/gross or net\? a net column "Netto"/);
   });
 });
