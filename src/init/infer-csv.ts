@@ -10,6 +10,7 @@ import { ask, guess, type Inferred, sure } from './inferred.js';
 import { inferInvoiceType } from './invoice-type.js';
 import { inferKind } from './kind.js';
 import { bestNamed, inferMapping, NAMED_KINDS } from './mapping.js';
+import { CREDIT_NAMES, DEBIT_NAMES } from './names.js';
 import { amountColumns, inferNumberStyle } from './numbers.js';
 import { preambleDateFormat, preambleDecimalSeparator } from './preamble.js';
 import type { ExportSample } from './sample.js';
@@ -62,14 +63,17 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
   const columns = columnsOf(table);
   const kind = inferKind(columns, options.kind);
   const kindValue = kind.value as RecordKind;
-  const names = NAMED_KINDS[kindValue] ?? {};
+  const fields = KINDS[kindValue].fields;
+  /** The name patterns of the kind's fields of one type. */
+  const patternsOf = (type: string) =>
+    Object.entries(NAMED_KINDS[kindValue] ?? {}).flatMap(([field, patterns]) =>
+      fields[field]?.type === type ? [patterns] : [],
+    );
 
   // The date format from the columns named like a date field (else every date-like column).
   const dated = dateColumns(columns);
   const namedDates = dated.filter((d) =>
-    Object.entries(names).some(
-      ([field, patterns]) => /Date$/.test(field) && bestNamed(columns, patterns)?.column === d.column,
-    ),
+    patternsOf('date').some((patterns) => bestNamed(columns, patterns)?.column === d.column),
   );
   const dateFormat =
     dated.length === 0
@@ -84,9 +88,7 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
 
   // The decimal separator from the amount-like columns named like an amount, else all of them.
   const amountish = amountColumns(columns);
-  const amountPatterns = Object.entries(names)
-    .filter(([field]) => /amount|Amount/.test(field))
-    .map(([, p]) => p);
+  const amountPatterns = [...patternsOf('amount'), DEBIT_NAMES, CREDIT_NAMES];
   const preferred = amountish.filter((c) => amountPatterns.some((p) => bestNamed([c], p) !== undefined));
   const fromRows = inferNumberStyle(amountish, preferred);
   const fromPreamble =
@@ -105,13 +107,11 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
     const column = typeof contact === 'string' ? columns.find((c) => c.name === contact) : undefined;
     mapping.invoiceType = inferInvoiceType(column);
   }
-  const required = Object.entries(KINDS[kindValue].fields).flatMap(([field, spec]) =>
-    spec.required ? [field] : [],
-  );
+  const required = Object.entries(fields).flatMap(([field, spec]) => (spec.required ? [field] : []));
   const missing = required.filter((f) => f !== 'externalId' && mapping[f]?.value === undefined);
   // What the person picks from: the columns whose values could be the field (all, for text).
   const fitting = (field: string): Column[] => {
-    const type = KINDS[kindValue].fields[field]?.type;
+    const type = fields[field]?.type;
     const pool = type === 'date' ? dated.map((d) => d.column) : type === 'amount' ? amountish : columns;
     return pool.filter((c) => c.name !== '');
   };
