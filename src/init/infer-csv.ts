@@ -1,8 +1,10 @@
 import { KINDS, type RecordKind } from '../kinds/registry.js';
 import type { FieldMapping } from '../sources/field-mapping.js';
+import type { RowFilter } from '../sources/row-filter.js';
 import type { TextEncoding } from '../sources/text-encoding.js';
 import type { DecimalSeparator } from '../sources/values/amount.js';
 import { type Column, columnsOf, refOf } from './columns.js';
+import { currencyFromNames } from './currency.js';
 import { DATE_FORMATS, dateColumns, feedDateFormat } from './dates.js';
 import { decodeSample } from './encoding.js';
 import { type IdentityInference, inferIdentity } from './identity.js';
@@ -12,6 +14,7 @@ import { inferKind } from './kind.js';
 import { bestNamed, inferMapping, NAMED_KINDS } from './mapping.js';
 import { CREDIT_NAMES, DEBIT_NAMES } from './names.js';
 import { amountColumns, inferNumberStyle } from './numbers.js';
+import { inferExclude } from './pending.js';
 import { preambleDateFormat, preambleDecimalSeparator } from './preamble.js';
 import type { ExportSample } from './sample.js';
 import { signColumns } from './sign.js';
@@ -39,6 +42,8 @@ export interface CsvInference {
   kind: Inferred<RecordKind>;
   /** Service field -> how to fill it; externalId is under `identity`. */
   mapping: Readonly<Record<string, Inferred<FieldMapping>>>;
+  /** Rows to leave out (`exclude`): pending bookings; absent when none are seen. */
+  exclude?: Inferred<RowFilter[]>;
   /** The kind's required fields no column was found for. */
   missing: readonly string[];
   identity: IdentityInference;
@@ -102,6 +107,10 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
     { decimalSeparator: numbers.decimalSeparator, dateFormat },
     signs,
   );
+  if (kindValue === 'transactions' && !mapping.currency) {
+    const currency = currencyFromNames(columns);
+    if (currency) mapping.currency = currency;
+  }
   if (kindValue === 'invoices' && !mapping.invoiceType) {
     const contact = mapping.contactName?.value;
     const column = typeof contact === 'string' ? columns.find((c) => c.name === contact) : undefined;
@@ -129,6 +138,7 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
     ...signs.map((s) => s.column),
   ]);
   const identity = inferIdentity(kindValue, columns, table.rows.length, notIds, Object.keys(mapping));
+  const exclude = kindValue === 'transactions' ? inferExclude(columns) : undefined;
   return {
     ok: true,
     inference: {
@@ -177,6 +187,7 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
       mapping,
       missing,
       identity,
+      ...(exclude ? { exclude } : {}),
     },
   };
 }

@@ -41,6 +41,7 @@ const DKB_FORMAT = (file: string): Right => ({
   ],
   'mapping.counterpartyName': ['Auftraggeber / Begünstigter'],
   'mapping.counterpartyIban': ['Kontonummer'],
+  'mapping.currency': [{ const: 'EUR' }],
   'identity.externalId': [null],
 });
 
@@ -63,6 +64,8 @@ const SAMPLES: Record<string, Right> = {
     'mapping.counterpartyName': ['Beguenstigter/Zahlungspflichtiger'],
     'mapping.counterpartyIban': ['Kontonummer/IBAN'],
     'identity.externalId': [null],
+    // Its first booking is "Umsatz vorgemerkt": not booked yet, it comes back booked.
+    exclude: [[{ column: 'Info', equals: 'Umsatz vorgemerkt' }]],
   },
   'dkb-ec-non_empty.csv': DKB_FORMAT('dkb-ec-non_empty.csv'),
   'dkb-ec-empty.csv': DKB_FORMAT('dkb-ec-empty.csv'),
@@ -80,6 +83,7 @@ function settingsOf(inference: CsvInference): [string, Inferred<unknown>][] {
     'decimalSeparator',
     'dateFormat',
     'kind',
+    'exclude',
   ] as const;
   return [
     ...top.flatMap((key): [string, Inferred<unknown>][] => {

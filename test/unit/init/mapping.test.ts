@@ -32,6 +32,21 @@ describe('init maps the kind fields from column names and values', () => {
       certainty: 'sure',
     });
     expect(got.mapping.counterpartyIban).toMatchObject({ value: 'Kontonummer', certainty: 'sure' });
+    // No currency column: the code in "Betrag (EUR)" as a constant.
+    expect(got.mapping.currency).toMatchObject({ value: { const: 'EUR' }, certainty: 'guess' });
+  });
+
+  it('Sparkasse marks bookings not booked yet: leaving them out is suggested, as a guess', () => {
+    const pending = SPARKASSE.replace(
+      '"-22,59";"EUR";"Umsatz gebucht"',
+      '"-22,59";"EUR";"Umsatz vorgemerkt"',
+    );
+    const got = inferred(pending);
+    expect(got.exclude).toMatchObject({
+      value: [{ column: 'Info', equals: 'Umsatz vorgemerkt' }],
+      certainty: 'guess',
+    });
+    expect(inferred(SPARKASSE).exclude).toBeUndefined();
   });
 
   it('English column names, an ID column named like one (a guess: a sample proves no column unique)', () => {
