@@ -192,6 +192,14 @@ describe('init maps the kind fields from column names and values', () => {
     expect(got.identity.derivedFrom).toEqual(KINDS.invoices.identityFields);
   });
 
+  it('a kind without a vocabulary (plans): nothing mapped by name, every required field asked', () => {
+    const got = inferred(SPARKASSE, 'plans');
+    expect(got.kind).toMatchObject({ value: 'plans', certainty: 'sure' });
+    expect(got.missing).toEqual(['name', 'amount', 'period', 'date']);
+    expect(Object.values(got.mapping).every((m) => m.certainty === 'ask')).toBe(true);
+    expect(got.mapping.date?.candidates).toEqual(['Buchungstag', 'Valutadatum']);
+  });
+
   it('a kind given is sure, and maps that kind', () => {
     const got = inferred(SPARKASSE, 'invoices');
     expect(got.kind).toMatchObject({ value: 'invoices', certainty: 'sure' });
