@@ -98,6 +98,9 @@ function tableOf(records: readonly Line[], delimiter: string): Candidate | undef
 
 const filled = (line: Line) => line.cells.filter((c) => c.trim() !== '').length;
 
+/** A header names its columns: every filled cell has a letter (a row of values has dates and amounts). */
+const namesLike = (line: Line) => line.cells.every((c) => c.trim() === '' || /\p{L}/u.test(c));
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
@@ -115,7 +118,10 @@ export function findTable(text: string, complete: boolean): Table | undefined {
     const found = records && tableOf(records, delimiter);
     return found ? [found] : [];
   });
-  const score = (c: Candidate) => (c.table.length + 1) * 1000 + c.header.cells.length;
+  // More rows first; among as many, a header of names (a letter in every filled cell) before one
+  // that is a row of values, then more columns.
+  const score = (c: Candidate) =>
+    (c.table.length + 1) * 1000 + (namesLike(c.header) ? 500 : 0) + c.header.cells.length;
   candidates.sort((a, b) => score(b) - score(a));
   const best = candidates[0];
   if (!best) return undefined;
@@ -125,15 +131,18 @@ export function findTable(text: string, complete: boolean): Table | undefined {
   const delimiter =
     rival === undefined
       ? sure(best.delimiter, `only ${shown(best.delimiter)} splits the header into columns (${columns})`)
-      : (best.table.length >= 2 && best.table.length > rival.table.length) ||
-          (columns >= 3 && best.table.length >= rival.table.length && columns > rival.header.cells.length)
+      : // More rows of the header's width prove it; with no rows at all, only a header of clearly
+        // more columns does. As many rows under both: only a header of names against a row of values tells.
+        best.table.length > rival.table.length ||
+          (best.table.length === rival.table.length && namesLike(best.header) && !namesLike(rival.header)) ||
+          (best.table.length === 0 && columns >= 3 && columns > rival.header.cells.length)
         ? sure(
             best.delimiter,
             `${shown(best.delimiter)} splits the header${best.table.length === 0 ? '' : ` and all ${best.table.length} sampled rows`} into ${columns} columns; ${shown(rival.delimiter)} into ${rival.header.cells.length} (${rival.table.length} rows)`,
           )
         : guess(
             best.delimiter,
-            `${shown(best.delimiter)} gives ${columns} columns; ${shown(rival.delimiter)} also splits the header (too few rows to tell)`,
+            `${shown(best.delimiter)} gives ${columns} columns; ${shown(rival.delimiter)} splits the header and ${rival.table.length} rows as evenly`,
             [best.delimiter, rival.delimiter],
           );
   const skipLines = best.header.line - 1;

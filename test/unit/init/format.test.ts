@@ -121,6 +121,11 @@ describe('init infers the format settings of a delimited export', () => {
     });
   });
 
+  it('two delimiters that split header and rows alike: a guess, both offered', () => {
+    const got = inferred(lines('Datum;Name, Vorname', '01.02.2026;Müller, Hans', '02.02.2026;Schmidt, Eva'));
+    expect(got.delimiter).toMatchObject({ value: ';', certainty: 'guess', candidates: [';', ','] });
+  });
+
   it('tab and "|" delimited exports', () => {
     expect(
       inferred(lines('Datum\tBetrag\tText', '01.02.2026\t-5,00\ta', '02.02.2026\t7,00\tb')).delimiter.value,
