@@ -137,7 +137,9 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
     ...amountish.filter((c) => used.has(c)),
     ...signs.map((s) => s.column),
   ]);
-  const identity = inferIdentity(kindValue, columns, table.rows.length, notIds, Object.keys(mapping));
+  // The fields the derived identity is built from are those the mapping fills (not those asked).
+  const filled = Object.keys(mapping).filter((field) => mapping[field]?.value !== undefined);
+  const identity = inferIdentity(kindValue, columns, table.rows.length, notIds, filled);
   const exclude = kindValue === 'transactions' ? inferExclude(columns) : undefined;
   return {
     ok: true,

@@ -198,6 +198,9 @@ describe('init maps the kind fields from column names and values', () => {
     expect(got.missing).toEqual(['name', 'amount', 'period', 'date']);
     expect(Object.values(got.mapping).every((m) => m.certainty === 'ask')).toBe(true);
     expect(got.mapping.date?.candidates).toEqual(['Buchungstag', 'Valutadatum']);
+    // Nothing is filled, so the derived identity is built from nothing yet.
+    expect(got.identity.derivedFrom).toEqual([]);
+    expect(got.identity.externalId.reason).toMatch(/built from the identity fields once mapped/);
   });
 
   it('a kind given is sure, and maps that kind', () => {
