@@ -1,5 +1,3 @@
-import type { Table } from './table.js';
-
 /** One column of the sample: its header name, position and the trimmed cells of the data rows. */
 export interface Column {
   name: string;
@@ -10,9 +8,9 @@ export interface Column {
   values: readonly string[];
 }
 
-export function columnsOf(table: Table): Column[] {
-  return table.header.map((name, i) => {
-    const cells = table.rows.map((row) => (row[i] ?? '').trim());
+export function columnsOf(header: readonly string[], rows: readonly (readonly string[])[]): Column[] {
+  return header.map((name, i) => {
+    const cells = rows.map((row) => (row[i] ?? '').trim());
     return { name: name.trim(), position: i + 1, cells, values: cells.filter((c) => c !== '') };
   });
 }

@@ -3,6 +3,7 @@ import type { FieldMapping } from '../sources/field-mapping.js';
 import type { RowFilter } from '../sources/row-filter.js';
 import type { TextEncoding } from '../sources/text-encoding.js';
 import type { DecimalSeparator } from '../sources/values/amount.js';
+import { balanceRows } from './balance-rows.js';
 import { type Column, columnsOf, refOf } from './columns.js';
 import { currencyFromNames } from './currency.js';
 import { DATE_FORMATS, dateColumns, feedDateFormat } from './dates.js';
@@ -33,6 +34,8 @@ export interface CsvInference {
   /** Finds the header whatever the preamble's length (only when there is a preamble). */
   headerPattern?: Inferred<string>;
   skipFooterLines: Inferred<number>;
+  /** Balance and total lines inside the table; absent when none are seen. */
+  skipRowsMatching?: Inferred<string[]>;
   header: readonly string[];
   decimalSeparator: Inferred<DecimalSeparator>;
   thousands: Inferred<string>;
@@ -65,7 +68,10 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
       ok: false,
       problem: 'no delimited table found (no header of two or more columns with ; , tab or |)',
     };
-  const columns = columnsOf(table);
+  // Balance and total lines are no records: nothing below reads them.
+  const balance = balanceRows(table.rows, table.delimiter.value ?? ';');
+  const rows = balance.records;
+  const columns = columnsOf(table.header, rows);
   const kind = inferKind(columns, options.kind);
   const kindValue = kind.value as RecordKind;
   const fields = KINDS[kindValue].fields;
@@ -84,7 +90,7 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
     dated.length === 0
       ? (preambleDateFormat(table.preamble) ??
         ask<string>(
-          table.rows.length === 0
+          rows.length === 0
             ? 'the sample has no rows to read dates from'
             : 'no column of dates in the sample',
           DATE_FORMATS,
@@ -139,14 +145,14 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
   ]);
   // The fields the derived identity is built from are those the mapping fills (not those asked).
   const filled = Object.keys(mapping).filter((field) => mapping[field]?.value !== undefined);
-  const identity = inferIdentity(kindValue, columns, table.rows.length, notIds, filled);
+  const identity = inferIdentity(kindValue, columns, rows.length, notIds, filled);
   const exclude = kindValue === 'transactions' ? inferExclude(columns) : undefined;
   return {
     ok: true,
     inference: {
       sample: {
         bytes: sample.bytes.length,
-        rows: table.rows.length,
+        rows: rows.length,
         complete: sample.complete,
         rowsCapped: table.rowsCapped,
       },
@@ -190,6 +196,7 @@ export function inferCsv(sample: ExportSample, options: { kind?: RecordKind } = 
       missing,
       identity,
       ...(exclude ? { exclude } : {}),
+      ...(balance.skipRowsMatching ? { skipRowsMatching: balance.skipRowsMatching } : {}),
     },
   };
 }

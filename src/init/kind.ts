@@ -4,22 +4,34 @@ import { guess, type Inferred, quoted, sure } from './inferred.js';
 import { bestNamed } from './mapping.js';
 import { INVOICE_NAMES, type NamePatterns } from './names.js';
 
+/** Columns that speak for an invoice list: each found adds its name to the evidence. */
+const INVOICE_SIGNS = ['invoiceNumber', 'dueDate', 'totalGrossAmount', 'contactName'] as const;
+
 /**
- * The kind: as given, else invoices when a column is named like an invoice number and another like
- * a due date, else transactions (most exports are a bank's) — always a guess.
+ * The kind: as given, else invoices when a due date column and one more invoice column (invoice
+ * number, gross amount, customer or supplier) are named, else transactions (most exports are a
+ * bank's) — always a guess.
  */
 export function inferKind(columns: readonly Column[], given?: RecordKind): Inferred<RecordKind> {
   if (given) return sure(given, 'given (--kind)');
-  const number = bestNamed(columns, INVOICE_NAMES.invoiceNumber as NamePatterns);
-  const due = bestNamed(columns, INVOICE_NAMES.dueDate as NamePatterns);
-  if (number && due)
+  const found = INVOICE_SIGNS.flatMap((field) => {
+    // The first-rank names only: "Betrag" or "Name" say nothing of invoices.
+    const first = (INVOICE_NAMES[field] as NamePatterns).slice(0, 1);
+    const hit = bestNamed(
+      columns,
+      field === 'invoiceNumber' ? (INVOICE_NAMES[field] as NamePatterns) : first,
+    );
+    return hit ? [{ field, column: hit.column }] : [];
+  });
+  if (found.length >= 2 && found.some((f) => f.field === 'dueDate' || f.field === 'invoiceNumber'))
     return guess<RecordKind>(
       'invoices',
-      `columns ${quoted(number.column.name)} and ${quoted(due.column.name)} look like an invoice number and a due date`,
+      `columns ${found.map((f) => quoted(f.column.name)).join(', ')} look like an invoice list`,
       ['invoices', 'transactions'],
     );
-  return guess<RecordKind>('transactions', 'no invoice number and due date columns: a bank export', [
+  return guess<RecordKind>(
     'transactions',
-    'invoices',
-  ]);
+    'no invoice number or due date beside other invoice columns: a bank export',
+    ['transactions', 'invoices'],
+  );
 }

@@ -41,7 +41,7 @@ export const TRANSACTION_NAMES: Readonly<Record<string, NamePatterns>> = {
   ],
   counterpartyName: [
     /^(beguenstigterzahlungspflichtiger|auftraggeberbeguenstigter|zahlungspflichtigerbeguenstigter|namezahlungsbeteiligter)$/,
-    /^(beguenstigter|zahlungspflichtiger|auftraggeber|empfaenger|payee|payer|counterparty|counterpartyname)$/,
+    /^(beguenstigter|zahlungspflichtiger|auftraggeber|empfaenger|gegenseite|gegenpartei|payee|payer|counterparty|counterpartyname)$/,
     /^(beguenstigter|auftraggeber|empfaenger|zahlungsbeteiligter|payee|counterparty)/,
     /^name$/,
   ],
@@ -57,9 +57,10 @@ export const INVOICE_NAMES: Readonly<Record<string, NamePatterns>> = {
   invoiceNumber: [
     /^(rechnungs(nummer|nr)|invoice(number|no|nr|id)?)$/,
     /^(belegnummer|belegnr|beleg|documentnumber)$/,
+    /^(nummer|nr|number|no)$/,
   ],
   invoiceDate: [/^(rechnungsdatum|invoicedate|belegdatum|documentdate)$/, /^(datum|date)$/],
-  dueDate: [/^(faelligkeit|faelligam|faelligkeitsdatum|duedate|due|zahlungsziel)$/, /faellig|due/],
+  dueDate: [/^(faellig|faelligkeit|faelligam|faelligkeitsdatum|duedate|due|zahlungsziel)$/, /faellig|due/],
   paidDate: [/^(bezahltam|zahlungsdatum|zahldatum|paiddate|paymentdate|paidon)$/],
   totalGrossAmount: [
     /^(brutto|bruttobetrag|betragbrutto|gesamtbrutto|rechnungsbetrag|gross|grossamount|totalgross|totalgrossamount|total)$/,

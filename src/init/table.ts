@@ -101,6 +101,14 @@ const filled = (line: Line) => line.cells.filter((c) => c.trim() !== '').length;
 /** A header names its columns: every filled cell has a letter (a row of values has dates and amounts). */
 const namesLike = (line: Line) => line.cells.every((c) => c.trim() === '' || /\p{L}/u.test(c));
 
+/**
+ * The rival's header cells hold the other's delimiter while the other's hold none of the rival's:
+ * the rival left the header unsplit (`Buchungs-ID;Buchungsdatum;…;1.190` read at its decimal comma).
+ */
+const joins = (rival: Candidate, best: Candidate) =>
+  rival.header.cells.some((c) => c.includes(best.delimiter)) &&
+  !best.header.cells.some((c) => c.includes(rival.delimiter));
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
@@ -132,9 +140,11 @@ export function findTable(text: string, complete: boolean): Table | undefined {
     rival === undefined
       ? sure(best.delimiter, `only ${shown(best.delimiter)} splits the header into columns (${columns})`)
       : // More rows of the header's width prove it; with no rows at all, only a header of clearly
-        // more columns does. As many rows under both: only a header of names against a row of values tells.
+        // more columns does. As many rows under both: only a header of names against a row of
+        // values tells, or a runner-up whose header cells still hold the other delimiter.
         best.table.length > rival.table.length ||
-          (best.table.length === rival.table.length && namesLike(best.header) && !namesLike(rival.header)) ||
+          (best.table.length === rival.table.length &&
+            ((namesLike(best.header) && !namesLike(rival.header)) || joins(rival, best))) ||
           (best.table.length === 0 && columns >= 3 && columns > rival.header.cells.length)
         ? sure(
             best.delimiter,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type CsvInference, inferCsv } from '../../src/init/infer-csv.js';
-import type { Inferred } from '../../src/init/inferred.js';
 import { readSample } from '../../src/init/sample.js';
+import { type Right, verdictsOf } from '../support/init-verdicts.js';
 import { sharedSample, whySharedSamplesMissing } from './shared-samples.js';
 
 /**
@@ -12,9 +12,6 @@ import { sharedSample, whySharedSamplesMissing } from './shared-samples.js';
  * format or separator must never be sure. DATEV's booking batch is left out: it is a format of its
  * own (`format: datev`), which init is to detect apart.
  */
-
-/** The settings that read a sample right: per key, every value that does (equivalent ones too). */
-type Right = Record<string, readonly unknown[]>;
 
 const LATIN = (file: string): readonly string[] =>
   // Windows-1252 and ISO-8859-1 read a file the same unless it has a byte 0x80-0x9F.
@@ -71,43 +68,6 @@ const SAMPLES: Record<string, Right> = {
   'dkb-ec-empty.csv': DKB_FORMAT('dkb-ec-empty.csv'),
 };
 
-/** Every inferred setting of an inference, by the key `Right` uses. */
-function settingsOf(inference: CsvInference): [string, Inferred<unknown>][] {
-  const top = [
-    'encoding',
-    'delimiter',
-    'quote',
-    'skipLines',
-    'headerPattern',
-    'skipFooterLines',
-    'decimalSeparator',
-    'dateFormat',
-    'kind',
-    'exclude',
-  ] as const;
-  return [
-    ...top.flatMap((key): [string, Inferred<unknown>][] => {
-      const setting = inference[key];
-      return setting ? [[key, setting]] : [];
-    }),
-    ...Object.entries(inference.mapping).map(([field, m]): [string, Inferred<unknown>] => [
-      `mapping.${field}`,
-      m,
-    ]),
-    ['identity.externalId', inference.identity.externalId],
-  ];
-}
-
-type Verdict = 'right' | 'asked' | 'guessed wrong' | 'SURE AND WRONG' | 'not inferred';
-
-function verdictOf(setting: Inferred<unknown> | undefined, right: readonly unknown[] | undefined): Verdict {
-  if (!setting) return 'not inferred';
-  if (setting.certainty === 'ask') return 'asked';
-  const isRight = (right ?? []).some((r) => JSON.stringify(r) === JSON.stringify(setting.value));
-  if (isRight) return 'right';
-  return setting.certainty === 'sure' ? 'SURE AND WRONG' : 'guessed wrong';
-}
-
 describe.skipIf(whySharedSamplesMissing() !== undefined)('init infers feeds for the real CSV samples', () => {
   const inferences = new Map<string, CsvInference>();
   const infer = async (file: string) => {
@@ -122,11 +82,7 @@ describe.skipIf(whySharedSamplesMissing() !== undefined)('init infers feeds for 
   for (const [file, right] of Object.entries(SAMPLES)) {
     it(`${file}: nothing inferred "sure" is wrong`, async () => {
       const inference = await infer(file);
-      const verdicts = settingsOf(inference).map(([key, setting]) => [
-        key,
-        verdictOf(setting, right[key]),
-        setting.value,
-      ]);
+      const verdicts = verdictsOf(inference, right);
       const wrongAndSure = verdicts.filter(([, verdict]) => verdict === 'SURE AND WRONG');
       expect(wrongAndSure).toEqual([]);
     });
@@ -135,9 +91,7 @@ describe.skipIf(whySharedSamplesMissing() !== undefined)('init infers feeds for 
   it('sparkasse-csv-camt.csv: every format setting and the mapping right as inferred', async () => {
     const inference = await infer('sparkasse-csv-camt.csv');
     const right = SAMPLES['sparkasse-csv-camt.csv'] as Right;
-    const verdicts = Object.fromEntries(
-      settingsOf(inference).map(([key, setting]) => [key, verdictOf(setting, right[key])]),
-    );
+    const verdicts = Object.fromEntries(verdictsOf(inference, right).map(([key, verdict]) => [key, verdict]));
     expect(verdicts).toEqual(Object.fromEntries(Object.keys(verdicts).map((key) => [key, 'right'])));
     expect(Object.keys(verdicts)).toEqual(expect.arrayContaining(Object.keys(right)));
     expect(inference.dateFormat).toMatchObject({ value: 'dd.MM.yy', certainty: 'sure' });

@@ -126,6 +126,33 @@ describe('init infers the format settings of a delimited export', () => {
     expect(got.delimiter).toMatchObject({ value: ';', certainty: 'guess', candidates: [';', ','] });
   });
 
+  it('unquoted decimal commas split every row in two under ",": the header left whole there decides for ";"', () => {
+    const got = inferred(
+      lines(
+        'Buchungs-ID;Datum;Verwendungszweck;Umsatz;S/H',
+        'A-1;02.02.2026;Miete;1.190,00;H',
+        // A quoted cell over two lines: under "," its second line is one more row of two cells.
+        'A-2;03.02.2026;"Toner, Papier\r\nLieferung 4711";84,50;S',
+      ),
+    );
+    expect(got.delimiter).toMatchObject({ value: ';', certainty: 'sure' });
+  });
+
+  it('a balance line inside the table is no record: skipRowsMatching suggested, the ID column found without it', () => {
+    const got = inferred(
+      lines(
+        'Buchungs-ID;Datum;Verwendungszweck;Umsatz;S/H',
+        'A-1;02.02.2026;Miete;850,00;S',
+        'A-2;03.02.2026;Lohn;2.450,00;H',
+        ';;Endsaldo;1.600,00;H',
+      ),
+    );
+    expect(got.skipRowsMatching).toMatchObject({ value: ['^;*Endsaldo'], certainty: 'guess' });
+    expect(got.sample.rows).toBe(2);
+    expect(got.identity.externalId).toMatchObject({ value: 'Buchungs-ID', certainty: 'guess' });
+    expect(new RegExp(got.skipRowsMatching?.value?.[0] ?? '').test(';;Endsaldo;1.600,00;H')).toBe(true);
+  });
+
   it('tab and "|" delimited exports', () => {
     expect(
       inferred(lines('Datum\tBetrag\tText', '01.02.2026\t-5,00\ta', '02.02.2026\t7,00\tb')).delimiter.value,
