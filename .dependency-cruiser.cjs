@@ -42,6 +42,7 @@ const FOLDER_IMPORTS = {
   embed: ['client', 'contract'],
   fleet: ['config', 'gate', 'in-process', 'jobs', 'logging', 'report-files', 'sources', 'sync', 'time'],
   gate: ['client', 'time'],
+  init: ['config', 'contract', 'kinds/registry', 'sources', 'time'],
   'in-process': [
     'client',
     'config',

@@ -2,7 +2,7 @@ import { FileStopError } from '../file-stop.js';
 import type { MappedColumn } from '../row.js';
 
 /** Delimiters exports use: when the one in force does not fit, one of these usually does. */
-const LIKELY_DELIMITERS = [';', ',', '\t', '|'];
+export const LIKELY_DELIMITERS = [';', ',', '\t', '|'] as const;
 
 /** Data rows looked at before the first is handed on: enough for "most rows", few enough to hold. */
 export const DELIMITER_PROBE_ROWS = 10;

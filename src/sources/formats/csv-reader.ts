@@ -349,7 +349,7 @@ function textFromLine(retained: readonly Fed[], line: number): string | undefine
 }
 
 /** Line breaks inside the (quoted) cells of a record: CRLF, CR and LF each count once. */
-function lineBreaksIn(record: readonly string[]): number {
+export function lineBreaksIn(record: readonly string[]): number {
   let breaks = 0;
   for (const cell of record) {
     if (cell.includes('\n') || cell.includes('\r')) breaks += cell.match(/\r\n|\r|\n/g)?.length ?? 0;
@@ -358,7 +358,7 @@ function lineBreaksIn(record: readonly string[]): number {
 }
 
 /** True when every cell is empty or whitespace. */
-function isBlank(record: readonly string[]): boolean {
+export function isBlank(record: readonly string[]): boolean {
   for (const cell of record) if (cell.trim() !== '') return false;
   return true;
 }

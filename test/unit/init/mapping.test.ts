@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import { KINDS } from '../../../src/kinds/registry.js';
+import { DKB, inferred, lines, mappedAs, SPARKASSE, sureFormat } from './exports.js';
+
+describe('init maps the kind fields from column names and values', () => {
+  it('Sparkasse: every field named and proved by its values; no ID column, so the derived identity', () => {
+    const got = inferred(SPARKASSE);
+    expect(got.kind).toMatchObject({ value: 'transactions', certainty: 'guess' });
+    expect(mappedAs(got)).toEqual({
+      amount: ['Betrag', 'sure'],
+      bookingDate: ['Buchungstag', 'sure'],
+      valueDate: ['Valutadatum', 'sure'],
+      currency: ['Waehrung', 'sure'],
+      purpose: ['Verwendungszweck', 'sure'],
+      counterpartyName: ['Beguenstigter/Zahlungspflichtiger', 'sure'],
+      counterpartyIban: ['Kontonummer/IBAN', 'sure'],
+    });
+    expect(got.missing).toEqual([]);
+    expect(got.identity.idColumns).toEqual([]);
+    expect(got.identity.externalId).toMatchObject({ value: null, certainty: 'sure' });
+    // Every identity field of the kind is mapped, so the derived identity is built from all of them.
+    expect(got.identity.derivedFrom).toEqual(KINDS.transactions.identityFields);
+    expect(got.identity.externalId.reason).toMatch(/derived identity.*built from amount, bookingDate/);
+  });
+
+  it('DKB: "Betrag (EUR)", "Wertstellung", "Auftraggeber / Begünstigter"; the empty last column is left alone', () => {
+    const got = inferred(DKB);
+    expect(got.mapping.amount).toMatchObject({ value: 'Betrag (EUR)', certainty: 'sure' });
+    expect(got.mapping.valueDate).toMatchObject({ value: 'Wertstellung', certainty: 'sure' });
+    expect(got.mapping.counterpartyName).toMatchObject({
+      value: 'Auftraggeber / Begünstigter',
+      certainty: 'sure',
+    });
+    expect(got.mapping.counterpartyIban).toMatchObject({ value: 'Kontonummer', certainty: 'sure' });
+    // No currency column: the code in "Betrag (EUR)" as a constant.
+    expect(got.mapping.currency).toMatchObject({ value: { const: 'EUR' }, certainty: 'guess' });
+  });
+
+  it('Sparkasse marks bookings not booked yet: leaving them out is suggested, as a guess', () => {
+    const pending = SPARKASSE.replace(
+      '"-22,59";"EUR";"Umsatz gebucht"',
+      '"-22,59";"EUR";"Umsatz vorgemerkt"',
+    );
+    const got = inferred(pending);
+    expect(got.exclude).toMatchObject({
+      value: [{ column: 'Info', equals: 'Umsatz vorgemerkt' }],
+      certainty: 'guess',
+    });
+    expect(inferred(SPARKASSE).exclude).toBeUndefined();
+  });
+
+  it('English column names, an ID column named like one (a guess: a sample proves no column unique)', () => {
+    const got = inferred(
+      lines(
+        'Reference,Date,Payee,Description,Amount,Currency',
+        'TX-1,2026-01-02,Coffee Shop,Latte,-4.50,USD',
+        'TX-2,2026-01-15,ACME Inc,Salary,2450.00,USD',
+        'TX-3,2026-01-20,Landlord,Rent,-1200.00,USD',
+      ),
+    );
+    expect(got.mapping.bookingDate).toMatchObject({ value: 'Date', certainty: 'sure' });
+    expect(got.mapping.amount).toMatchObject({ value: 'Amount', certainty: 'sure' });
+    expect(got.mapping.counterpartyName).toMatchObject({ value: 'Payee', certainty: 'sure' });
+    expect(got.mapping.purpose).toMatchObject({ value: 'Description', certainty: 'sure' });
+    expect(got.mapping.currency).toMatchObject({ value: 'Currency', certainty: 'sure' });
+    expect(got.identity.idColumns).toContain('Reference');
+    expect(got.identity.externalId).toMatchObject({ value: 'Reference', certainty: 'guess' });
+  });
+
+  it('separate debit and credit columns: amount = credit - debit, in the feed syntax', () => {
+    const got = inferred(
+      lines(
+        'Buchungsdatum;Text;Soll;Haben',
+        '01.02.2026;Miete;850,00;',
+        '02.02.2026;Lohn;;2.450,00',
+        '03.02.2026;Kaffee;4,50;',
+      ),
+    );
+    expect(got.mapping.amount).toMatchObject({
+      value: { debit: 'Soll', credit: 'Haben' },
+      certainty: 'sure',
+    });
+    expect(got.decimalSeparator).toMatchObject({ value: ',', certainty: 'sure' });
+  });
+
+  it('English debit/credit columns', () => {
+    const got = inferred(
+      lines('Date,Details,Debit,Credit', '2026-02-01,Rent,850.00,', '2026-02-02,Salary,,2450.00'),
+    );
+    expect(got.mapping.amount).toMatchObject({
+      value: { debit: 'Debit', credit: 'Credit' },
+      certainty: 'sure',
+    });
+    expect(got.mapping.purpose).toMatchObject({ value: 'Details', certainty: 'sure' });
+  });
+
+  it('an S/H sign column: the amount carries the sign column, with the default markers', () => {
+    const got = inferred(
+      lines(
+        'Buchungstag;Umsatz;S/H;Verwendungszweck',
+        '01.02.2026;850,00;S;Miete',
+        '02.02.2026;2.450,00;H;Lohn',
+      ),
+    );
+    expect(got.mapping.amount).toMatchObject({
+      value: {
+        column: 'Umsatz',
+        sign: { column: 'S/H', negative: ['S', 'D', '-'], positive: ['H', 'C', '+'] },
+      },
+      certainty: 'sure',
+    });
+  });
+
+  it('a sign column writing Soll/Haben in words gets its own marker lists', () => {
+    const got = inferred(
+      lines('Datum;Betrag;Soll/Haben', '01.02.2026;850,00;Soll', '02.02.2026;2.450,00;Haben'),
+    );
+    expect(got.mapping.amount).toMatchObject({
+      value: { column: 'Betrag', sign: { column: 'Soll/Haben', negative: ['SOLL'], positive: ['HABEN'] } },
+      certainty: 'sure',
+    });
+  });
+
+  it('never sure of a sign it cannot see: all amounts positive and no sign column is a guess saying so', () => {
+    const got = inferred(lines('Datum;Betrag;Text', '01.02.2026;850,00;Miete', '02.02.2026;2.450,00;Lohn'));
+    expect(got.mapping.amount).toMatchObject({ value: 'Betrag', certainty: 'guess' });
+    expect(got.mapping.amount?.reason).toMatch(/every sampled amount is positive/);
+  });
+
+  it('a minus in the amounts and a sign column beside them: asked', () => {
+    const got = inferred(lines('Datum;Betrag;S/H', '01.02.2026;-850,00;S', '02.02.2026;2.450,00;H'));
+    expect(got.mapping.amount?.certainty).toBe('ask');
+    expect(got.mapping.amount?.value).toBeUndefined();
+  });
+
+  it('a column named like an amount whose values are no amounts is not mapped, and the amount is asked', () => {
+    const got = inferred(
+      lines('Datum;Betrag;Wert', '01.02.2026;zwei Euro;-2,00', '02.02.2026;drei Euro;3,00'),
+    );
+    expect(got.mapping.amount).toMatchObject({ value: undefined, certainty: 'ask' });
+    // The person picks among the columns that hold amounts.
+    expect(got.mapping.amount?.candidates).toEqual(['Wert']);
+    expect(got.missing).toContain('amount');
+  });
+
+  it('an IBAN column holding an old account number too: mapped by its name as a guess, saying so', () => {
+    const got = inferred(
+      lines(
+        'Buchungstag;Betrag;Kontonummer/IBAN',
+        '01.02.2026;-2,00;DE89370400440532013000',
+        '02.02.2026;3,00;1234123412',
+      ),
+    );
+    expect(got.mapping.counterpartyIban).toMatchObject({ value: 'Kontonummer/IBAN', certainty: 'guess' });
+    expect(got.mapping.counterpartyIban?.reason).toMatch(/"1234123412" is no IBAN/);
+  });
+
+  it('a repeated column name: asked, the candidates by position (a name would read the first of them)', () => {
+    const got = inferred(lines('Datum;Betrag;Betrag', '01.02.2026;-2,00;x', '02.02.2026;3,00;y'));
+    expect(got.mapping.amount).toMatchObject({ value: undefined, certainty: 'ask' });
+    expect(got.mapping.amount?.candidates).toEqual([{ column: 2 }, { column: 3 }]);
+  });
+
+  it('two columns named alike for one field: asked', () => {
+    const got = inferred(
+      lines('Datum;Date;Betrag', '01.02.2026;01.02.2026;-2,00', '02.02.2026;02.02.2026;3,00'),
+    );
+    expect(got.mapping.bookingDate).toMatchObject({ value: undefined, certainty: 'ask' });
+    expect(got.mapping.bookingDate?.candidates).toEqual(['Datum', 'Date']);
+  });
+
+  it('an invoices list: the kind guessed from invoice number and due date, the type from the contact column', () => {
+    const got = inferred(
+      lines(
+        'Rechnungsnummer;Rechnungsdatum;Fälligkeit;Kunde;Netto;Brutto;Status',
+        'RE-2026-001;02.01.2026;16.01.2026;Müller GmbH;100,00;119,00;offen',
+        'RE-2026-002;05.01.2026;19.01.2026;Schmidt AG;1.000,00;1.190,00;bezahlt',
+        'RE-2026-003;13.01.2026;27.01.2026;Meier KG;50,00;59,50;offen',
+      ),
+    );
+    expect(got.kind).toMatchObject({ value: 'invoices', certainty: 'guess' });
+    expect(mappedAs(got)).toEqual({
+      invoiceNumber: ['Rechnungsnummer', 'sure'],
+      invoiceDate: ['Rechnungsdatum', 'sure'],
+      dueDate: ['Fälligkeit', 'sure'],
+      totalGrossAmount: ['Brutto', 'sure'],
+      contactName: ['Kunde', 'sure'],
+      invoiceStatus: ['Status', 'sure'],
+      invoiceType: [{ const: 'SALES_INVOICE' }, 'guess'],
+    });
+    expect(got.identity.externalId).toMatchObject({ value: 'Rechnungsnummer', certainty: 'guess' });
+    expect(got.identity.derivedFrom).toEqual(KINDS.invoices.identityFields);
+  });
+
+  it('a kind without a vocabulary (plans): nothing mapped by name, every required field asked', () => {
+    const got = inferred(SPARKASSE, 'plans');
+    expect(got.kind).toMatchObject({ value: 'plans', certainty: 'sure' });
+    expect(got.missing).toEqual(['name', 'amount', 'period', 'date']);
+    expect(Object.values(got.mapping).every((m) => m.certainty === 'ask')).toBe(true);
+    expect(got.mapping.date?.candidates).toEqual(['Buchungstag', 'Valutadatum']);
+    // Nothing is filled, so the derived identity is built from nothing yet.
+    expect(got.identity.derivedFrom).toEqual([]);
+    expect(got.identity.externalId.reason).toMatch(/built from the identity fields once mapped/);
+  });
+
+  it('a kind given is sure, and maps that kind', () => {
+    const got = inferred(SPARKASSE, 'invoices');
+    expect(got.kind).toMatchObject({ value: 'invoices', certainty: 'sure' });
+    expect(got.mapping.invoiceType?.certainty).toBe('ask');
+    expect(got.missing).toContain('invoiceNumber');
+  });
+});
+
+describe('hard cases of the amount and its sign', () => {
+  it('the Sparkasse export again with "," and "." decimals: the same mapping, the separators swapped', () => {
+    const got = inferred(
+      lines(
+        'Buchungstag,Valutadatum,Verwendungszweck,Beguenstigter/Zahlungspflichtiger,Betrag,Waehrung',
+        '03.04.18,04.04.18,"KD-Nr. 1234, RG 99",Telekom GmbH,-22.59,EUR',
+        '05.04.18,05.04.18,Lohn April,Firma AG,"2,450.00",EUR',
+        '06.04.18,06.04.18,Lohn April,Firma AG,-850.00,EUR',
+      ),
+    );
+    expect(sureFormat(got)).toMatchObject({
+      delimiter: ',',
+      decimalSeparator: '.',
+      thousands: ',',
+      dateFormat: 'dd.MM.yy',
+    });
+    expect(mappedAs(got)).toMatchObject({ amount: ['Betrag', 'sure'], bookingDate: ['Buchungstag', 'sure'] });
+  });
+
+  it('a column of S/H markers not named like a sign column: taken as the sign, as a guess', () => {
+    const got = inferred(lines('Datum;Betrag;Kz', '01.02.2026;850,00;S', '02.02.2026;2.450,00;H'));
+    expect(got.mapping.amount).toMatchObject({
+      value: { column: 'Betrag', sign: { column: 'Kz' } },
+      certainty: 'guess',
+    });
+    expect(got.mapping.amount?.reason).toMatch(/found by its values only/);
+  });
+
+  it('debit/credit columns with negative debits: asked (a debit would count twice)', () => {
+    const got = inferred(lines('Datum;Soll;Haben', '01.02.2026;-850,00;', '02.02.2026;;2.450,00'));
+    expect(got.mapping.amount).toMatchObject({ value: undefined, certainty: 'ask' });
+    expect(got.mapping.amount?.candidates).toEqual([{ debit: 'Soll', credit: 'Haben' }]);
+  });
+
+  it('withdrawals and deposits', () => {
+    const got = inferred(
+      lines('Posted Date,Withdrawals,Deposits', '2026-02-01,850.00,', '2026-02-02,,2450.00'),
+    );
+    expect(got.mapping.amount).toMatchObject({
+      value: { debit: 'Withdrawals', credit: 'Deposits' },
+      certainty: 'sure',
+    });
+    expect(got.mapping.bookingDate).toMatchObject({ value: 'Posted Date', certainty: 'sure' });
+  });
+
+  it('an amount column and debit/credit columns both: asked', () => {
+    const got = inferred(
+      lines('Datum;Betrag;Soll;Haben', '01.02.2026;-850,00;850,00;', '02.02.2026;2.450,00;;2.450,00'),
+    );
+    expect(got.mapping.amount?.certainty).toBe('ask');
+  });
+
+  it('an invoice "Betrag" beside a "Netto" column: gross or net is a guess', () => {
+    const got = inferred(
+      lines(
+        'Rechnungsnr;Fällig am;Kunde;Netto;Betrag',
+        'R1;16.01.2026;A;100,00;119,00',
+        'R2;19.01.2026;B;50,00;59,50',
+      ),
+    );
+    expect(got.kind.value).toBe('invoices');
+    expect(got.mapping.totalGrossAmount).toMatchObject({ value: 'Betrag', certainty: 'guess' });
+    expect(got.mapping.totalGrossAmount?.reason).toMatch(/gross or net\? a net column "Netto"/);
+  });
+});
