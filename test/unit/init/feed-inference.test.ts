@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { inferFeed } from '../../../src/init/feed-inference.js';
+
+const sample = (text: string) => ({ bytes: Buffer.from(text, 'utf8'), complete: true });
+
+describe('inferFeed gives a delimited export in the one shape the YAML writer reads', () => {
+  it("lists the csv source keys in the feed's order, with the mapping, identity and notes", () => {
+    const result = inferFeed(
+      sample(
+        'Buchungstag;Betrag;Verwendungszweck\n02.02.2026;-12,50;Miete\n03.02.2026;2.480,00;Gehalt\n04.02.2026;-3,10;Kantine\n',
+      ),
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const { inference } = result;
+    expect(inference.format.value).toBe('csv');
+    expect(inference.source.map(([key]) => key)).toEqual([
+      'encoding',
+      'delimiter',
+      'quote',
+      'skipLines',
+      'skipFooterLines',
+      'decimalSeparator',
+      'dateFormat',
+    ]);
+    const source = Object.fromEntries(inference.source.map(([key, setting]) => [key, setting.value]));
+    expect(source).toMatchObject({
+      delimiter: ';',
+      decimalSeparator: ',',
+      dateFormat: 'dd.MM.yyyy',
+      skipLines: 0,
+    });
+    expect(inference.mapping.bookingDate?.value).toBe('Buchungstag');
+    expect(inference.mapping.amount?.value).toBe('Betrag');
+    expect(
+      inference.notes.some((note) => note.startsWith('column "Buchungstag": dates fit dd.MM.yyyy')),
+    ).toBe(true);
+  });
+
+  it('passes on what is not a table, with its reason', () => {
+    const result = inferFeed({ bytes: Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x00]), complete: true });
+    expect(result.ok).toBe(false);
+  });
+});
