@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { placeholder } from '../config/placeholder.js';
 import { KIND_FEED_KEYS, KINDS, type RecordKind } from '../kinds/registry.js';
+import { FieldMapping } from '../sources/field-mapping.js';
 import { routeCellsOf } from '../sources/formats/registry.js';
 import type { FeedInference } from './feed-inference.js';
 import type { Inferred } from './inferred.js';
@@ -40,6 +41,26 @@ export function yamlValue(value: unknown): string {
     defaultKeyType: 'PLAIN',
     lineWidth: 0,
   }).trimEnd();
+}
+
+/** The sign markers the schema fills in when a feed names none (read from the schema, not repeated). */
+const SIGN_DEFAULTS = (() => {
+  const parsed = FieldMapping.parse({ column: 'amount', sign: { column: 'sign' } });
+  return typeof parsed === 'object' && 'sign' in parsed ? parsed.sign : undefined;
+})();
+
+/**
+ * A mapping as a person writes it: an amount's sign markers left out when they are the schema's
+ * defaults (`{column: Betrag, sign: {column: S/H}}`), other mappings as they are.
+ */
+export function shortMapping(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('sign' in value) || SIGN_DEFAULTS === undefined)
+    return value;
+  const { sign } = value as { sign: { column: unknown; negative?: unknown; positive?: unknown } };
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  if (!same(sign.negative, SIGN_DEFAULTS.negative) || !same(sign.positive, SIGN_DEFAULTS.positive))
+    return value;
+  return { ...value, sign: { column: sign.column } };
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -142,7 +163,13 @@ function mappingSection(w: Writer, inference: FeedInference, kind: RecordKind): 
     w.comment('  ', 'externalId: no column (to use one: externalId: <its name>)');
   } else w.setting('  ', 'mapping.externalId', 'externalId', externalId, true);
   for (const [field, setting] of entries)
-    w.setting('  ', `mapping.${field}`, field, setting, fields[field]?.required !== true);
+    w.setting(
+      '  ',
+      `mapping.${field}`,
+      field,
+      { ...setting, value: shortMapping(setting.value) },
+      fields[field]?.required !== true,
+    );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FeedInference } from './feed-inference.js';
-import { yamlValue } from './feed-yaml.js';
+import { shortMapping, yamlValue } from './feed-yaml.js';
 import type { Certainty, Inferred } from './inferred.js';
 
 export interface InferredRow {
@@ -28,7 +28,9 @@ export function inferredRows(inference: FeedInference): InferredRow[] {
       ...rowOf('mapping.externalId', externalId),
       ...(externalId.value === null ? { value: '(derived identity)' } : {}),
     },
-    ...Object.entries(inference.mapping).map(([field, setting]) => rowOf(`mapping.${field}`, setting)),
+    ...Object.entries(inference.mapping).map(([field, setting]) =>
+      rowOf(`mapping.${field}`, { ...setting, value: shortMapping(setting.value) }),
+    ),
     ...(inference.exclude ? [rowOf('exclude', inference.exclude)] : []),
   ];
 }

@@ -136,6 +136,19 @@ describe('feedYaml: the commented feed init writes', () => {
     expect(loaded.feed.bankAccount).toMatchObject({ externalId: 'giro', bankName: 'Musterbank' });
   });
 
+  it("an amount's sign markers are left out when they are the schema's defaults, kept otherwise", () => {
+    const amount = sure(
+      { column: 'Umsatz', sign: { column: 'S/H', negative: ['S', 'D', '-'], positive: ['H', 'C', '+'] } },
+      'S/H',
+    );
+    const { text } = feedYaml(awkward({ mapping: { ...awkward().mapping, amount } }), OPTIONS);
+    expect(text).toContain('  amount: { column: "Umsatz", sign: { column: "S/H" } }\n');
+    expect(parseFeed(filled(text), 'feed.yaml').feed.mapping.amount).toEqual(amount.value);
+    expect(feedYaml(awkward(), OPTIONS).text).toContain(
+      'sign: { column: "S/H", negative: [ "S" ], positive: [ "H" ] }',
+    );
+  });
+
   it('--account-id: written as the account, not asked', () => {
     const { text, decisions } = feedYaml(awkward(), { ...OPTIONS, accountId: 42 });
     expect(parse(text).accountId).toBe(42);
