@@ -27,6 +27,7 @@ const FOLDER_IMPORTS = {
     'fleet',
     'gate',
     'in-process',
+    'init',
     'kinds/registry',
     'logging',
     'ops',

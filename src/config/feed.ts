@@ -20,8 +20,11 @@ export { Source };
  * The keys every feed may have, in two parts: the kinds' own keys (KIND_FEED_KEYS) stand between
  * them in FeedKeys, where a feed names its target, so messages keep the order of a feed file.
  */
+/** A feed's name (it keys runs, schedules and report files): `erp-bridge init` checks `--name` by it. */
+export const FEED_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
 const HEAD_KEYS = {
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected letters, digits, ".", "_" or "-"'),
+  name: z.string().regex(FEED_NAME, 'expected letters, digits, ".", "_" or "-"'),
   /**
    * The customer account; partner-scope kinds (accounts) have none (PARTNER_SCOPE), nor need feeds
    * whose records name their account (users, categories: mapping.accountExternalId).

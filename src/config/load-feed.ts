@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { isRemote } from '../sources/locations/source-keys.js';
 import { ConfigError, describeIssues } from './errors.js';
 import { Feed } from './feed.js';
+import { findPlaceholders } from './placeholder.js';
 
 export interface LoadedFeed {
   feed: Feed;
@@ -25,7 +26,16 @@ export function parseFeed(text: string, file: string): LoadedFeed {
       doc.errors.map((e) => e.message.split('\n')[0] ?? e.message),
     );
   }
-  const result = Feed.safeParse(doc.toJS());
+  const parsed: unknown = doc.toJS();
+  // Before the schema: a placeholder is a decision left open, said as such (not as a wrong type),
+  // and refused even where its text would pass (here, so sync, check, enqueue and reconcile all refuse it).
+  const open = findPlaceholders(parsed);
+  if (open.length > 0)
+    throw new ConfigError(
+      `${file}: not filled in yet (erp-bridge init left these for you to decide; replace each "<fill in: ...>")`,
+      open.map(({ key, what }) => `${key}: fill in ${what}`),
+    );
+  const result = Feed.safeParse(parsed);
   if (!result.success) throw new ConfigError(`${file}: invalid feed`, describeIssues(result.error));
   const absolute = resolve(file);
   return {

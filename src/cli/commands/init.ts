@@ -1,0 +1,28 @@
+import { type Command, Option } from 'commander';
+import { RECORD_KINDS } from '../../kinds/registry.js';
+import { positiveInt } from '../options.js';
+import type { InitFlags } from './init-run.js';
+
+/** `erp-bridge init <export>`: infers a feed from one export and writes it, commented. */
+export function registerInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description(
+      'look at one export (its format, encoding, delimiter, preamble, date and number formats, columns) and write a commented feed for it, printing what was inferred and how sure; what init cannot decide is left as "<fill in: ...>" placeholders that check and sync refuse until replaced',
+    )
+    .argument('<export>', 'one export file (local path)')
+    .addOption(
+      new Option('--kind <kind>', 'the record kind (default: inferred from the columns)').choices(
+        RECORD_KINDS,
+      ),
+    )
+    .option('--name <name>', 'the feed name (default: from the export file name)')
+    .option('--account-id <id>', 'the customer account id (default: a placeholder to fill in)', positiveInt)
+    .option('--out <file>', 'where to write the feed (default: config/feeds/<name>.yaml)')
+    .option('--force', 'overwrite the feed file when it exists', false)
+    .action(async (exportFile: string, flags: InitFlags) => {
+      // Loaded on use, as the other commands' run modules.
+      const { init } = await import('./init-run.js');
+      process.exitCode = await init(exportFile, flags);
+    });
+}
