@@ -147,8 +147,41 @@ export function inferMapping(
     const reason = `${doubt ? `${doubt}; ` : ''}column ${quoted(column.name)}: its name, and ${column.values.length === 1 ? 'its one value reads' : `all ${column.values.length} values read`} as ${spec.type === 'string' ? (field === 'counterpartyIban' ? 'IBANs' : field === 'currency' ? 'currency codes' : 'text') : `${spec.type}s`}${basis && certainty !== 'sure' ? ` (once ${spec.type === 'date' ? 'the date format' : 'the decimal separator'} is confirmed)` : ''}`;
     mapping[field] = certainty === 'sure' ? sure(ref, reason) : guess(ref, reason);
     used.add(column);
+    if (field === 'purpose') {
+      const joined = withBookingText(column, columns, used);
+      if (joined) mapping[field] = joined;
+    }
   }
   return { mapping, used };
+}
+
+/** A bank's booking text column (LASTSCHRIFT, GUTSCHRIFT, ...): what kind of booking a row is. */
+const BOOKING_TEXT = /^(buchungstext|umsatzart|buchungsart|bookingtext|transactiontype)$/;
+/** The separator the project's own feeds join a booking text and a purpose with. */
+const PURPOSE_SEPARATOR = ' / ';
+
+/**
+ * German bank exports keep the booking's kind (`Buchungstext`: LASTSCHRIFT, GUTSCHRIFT, ...) apart
+ * from its purpose; the purpose alone loses it, so both are joined, the booking text first, as the
+ * project's demo feeds do. A guess: some feeds want the purpose alone (the reason says how).
+ */
+function withBookingText(
+  purpose: Column,
+  columns: readonly Column[],
+  used: Set<Column>,
+): Inferred<FieldMapping> | undefined {
+  const text = columns.find(
+    (c) => !used.has(c) && BOOKING_TEXT.test(normalName(c.name)) && c.values.length > 0,
+  );
+  if (!text) return undefined;
+  used.add(text);
+  return guess(
+    {
+      columns: [columnRefOf(text, columns), columnRefOf(purpose, columns)],
+      separator: PURPOSE_SEPARATOR,
+    },
+    `the booking text ${quoted(text.name)} (e.g. ${quoted(text.values[0] ?? '')}) joined before the purpose ${quoted(purpose.name)}: the purpose alone loses what kind of booking it is; map purpose: ${quoted(purpose.name)} to keep it apart`,
+  );
 }
 
 /**

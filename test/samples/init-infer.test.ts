@@ -57,7 +57,10 @@ const SAMPLES: Record<string, Right> = {
     'mapping.valueDate': ['Valutadatum'],
     'mapping.amount': ['Betrag'],
     'mapping.currency': ['Waehrung'],
-    'mapping.purpose': ['Verwendungszweck'],
+    'mapping.purpose': [
+      'Verwendungszweck',
+      { columns: ['Buchungstext', 'Verwendungszweck'], separator: ' / ' },
+    ],
     'mapping.counterpartyName': ['Beguenstigter/Zahlungspflichtiger'],
     'mapping.counterpartyIban': ['Kontonummer/IBAN'],
     'identity.externalId': [null],

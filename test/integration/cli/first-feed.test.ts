@@ -58,13 +58,7 @@ const CURRENCY_GAP = {
 };
 const EXPORTS: Row[] = [
   { name: 'acme-bank', gap: CURRENCY_GAP },
-  {
-    name: 'sparkasse',
-    gap: {
-      differs: ['externalId', 'purpose'],
-      why: 'the demo feed joins Buchungstext and Verwendungszweck as purpose, init maps Verwendungszweck alone; the derived IDs are built from purpose',
-    },
-  },
+  { name: 'sparkasse' },
   { name: 'tenant-bank', gap: CURRENCY_GAP },
   { name: 'tenant-invoices' },
 ].map(({ name, gap }) => ({

@@ -11,7 +11,7 @@ describe('init maps the kind fields from column names and values', () => {
       bookingDate: ['Buchungstag', 'sure'],
       valueDate: ['Valutadatum', 'sure'],
       currency: ['Waehrung', 'sure'],
-      purpose: ['Verwendungszweck', 'sure'],
+      purpose: [{ columns: ['Buchungstext', 'Verwendungszweck'], separator: ' / ' }, 'guess'],
       counterpartyName: ['Beguenstigter/Zahlungspflichtiger', 'sure'],
       counterpartyIban: ['Kontonummer/IBAN', 'sure'],
     });
@@ -34,6 +34,19 @@ describe('init maps the kind fields from column names and values', () => {
     expect(got.mapping.counterpartyIban).toMatchObject({ value: 'Kontonummer', certainty: 'sure' });
     // No currency column: the code in "Betrag (EUR)" as a constant.
     expect(got.mapping.currency).toMatchObject({ value: { const: 'EUR' }, certainty: 'guess' });
+    // The booking text joined before the purpose, as a guess naming how to keep them apart.
+    expect(got.mapping.purpose).toMatchObject({
+      value: { columns: ['Buchungstext', 'Verwendungszweck'], separator: ' / ' },
+      certainty: 'guess',
+    });
+    expect(got.mapping.purpose?.reason).toContain('map purpose: "Verwendungszweck" to keep it apart');
+  });
+
+  it('a purpose without a booking text column beside it is mapped alone', () => {
+    const got = inferred(
+      lines('Buchungstag;Betrag;Verwendungszweck', '02.01.2026;-1,00;Miete', '03.01.2026;2,00;Lohn'),
+    );
+    expect(got.mapping.purpose).toMatchObject({ value: 'Verwendungszweck', certainty: 'sure' });
   });
 
   it('Sparkasse marks bookings not booked yet: leaving them out is suggested, as a guess', () => {
