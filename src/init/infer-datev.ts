@@ -47,27 +47,27 @@ export async function inferDatev(
   // The table's own columns only: the added cells are mapped below by what the reader makes them.
   const own = header.filter((name) => !(DATEV_CELLS as readonly string[]).includes(name));
   const cells = cellsOf(read.rows, header);
+  const kindGiven = options.kind ?? 'transactions';
+  // What the DATEV reader fills itself, for transactions; the table's own columns give the rest.
+  const fixed: Record<string, Inferred<FieldMapping>> = kindGiven === 'transactions'
+    ? {
+        bookingDate: guess<FieldMapping>(
+          'documentDate',
+          "Belegdatum (DDMM) completed by the reader with the year of the meta header's range",
+        ),
+        amount: guess<FieldMapping>(
+          'signedAmount',
+          "Umsatz signed by Soll/Haben from the booking account's view: right when the bank account is the Konto of the bookings kept (check the sign on one booking)",
+        ),
+        currency: sure<FieldMapping>('currency', "WKZ Umsatz, else the batch's currency (meta header)"),
+        ...(own.includes(TEXT) ? { purpose: guess<FieldMapping>(TEXT, 'the booking text') } : {}),
+      }
+    : {};
   const table = inferTable(
     { header: own, rows: cells.map((row) => row.slice(0, own.length)), preamble: [], delimiter: ';' },
-    { kind: options.kind ?? 'transactions' },
+    { kind: kindGiven, fixed },
   );
   const kind = table.kind.value;
-  const mapping: Record<string, Inferred<FieldMapping>> = { ...table.mapping };
-  if (kind === 'transactions') {
-    mapping.bookingDate = guess<FieldMapping>(
-      'documentDate',
-      "Belegdatum (DDMM) completed by the reader with the year of the meta header's range",
-    );
-    mapping.amount = guess<FieldMapping>(
-      'signedAmount',
-      "Umsatz signed by Soll/Haben from the booking account's view: right when the bank account is the Konto of the bookings kept (check the sign on one booking)",
-    );
-    mapping.currency = sure<FieldMapping>('currency', "WKZ Umsatz, else the batch's currency (meta header)");
-    delete mapping.valueDate;
-    if (own.includes(TEXT) && mapping.purpose?.value === undefined)
-      mapping.purpose = guess<FieldMapping>(TEXT, 'the booking text');
-  }
-  const missing = table.missing.filter((field) => mapping[field]?.value === undefined);
   const accounts = [
     ...new Set(cells.map((row) => row[header.indexOf(ACCOUNT)] ?? '').filter((k) => k !== '')),
   ];
@@ -100,8 +100,6 @@ export async function inferDatev(
             'transactions',
             "a DATEV booking batch: its bookings on the bank's G/L account are the cash movements",
           ),
-      mapping,
-      missing,
     },
   );
   return { ok: true, inference: { ...inference, ...(exclude ? { exclude } : {}) } };

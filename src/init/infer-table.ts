@@ -56,7 +56,14 @@ export interface TableInference {
  * kind, the mapping and the identity. Each format's own settings (a CSV's delimiter, a
  * workbook's sheet) are the caller's.
  */
-export function inferTable(table: TableCells, options: { kind?: RecordKind } = {}): TableInference {
+export function inferTable(
+  table: TableCells,
+  options: {
+    kind?: RecordKind;
+    /** Fields the format fills itself (DATEV's added cells): they stand for whatever the columns suggest. */
+    fixed?: Readonly<Record<string, Inferred<FieldMapping>>>;
+  } = {},
+): TableInference {
   // Balance and total lines are no records: nothing below reads them.
   const balance = balanceRows(table.rows, table.delimiter);
   const rows = balance.records;
@@ -111,6 +118,7 @@ export function inferTable(table: TableCells, options: { kind?: RecordKind } = {
     const column = typeof contact === 'string' ? columns.find((c) => c.name === contact) : undefined;
     mapping.invoiceType = inferInvoiceType(column);
   }
+  Object.assign(mapping, options.fixed);
   const required = Object.entries(fields).flatMap(([field, spec]) => (spec.required ? [field] : []));
   const missing = required.filter((f) => f !== 'externalId' && mapping[f]?.value === undefined);
   // What the person picks from: the columns whose values could be the field (all, for text).

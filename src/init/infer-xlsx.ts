@@ -4,7 +4,7 @@ import { XlsxSource } from '../sources/formats/xlsx-source.js';
 import type { SourceRow } from '../sources/row.js';
 import type { FeedInference, FeedInferenceResult } from './feed-shape.js';
 import { inferTable } from './infer-table.js';
-import { guess, sure } from './inferred.js';
+import { ask, guess, sure } from './inferred.js';
 import type { ExportSample } from './sample.js';
 import { sampleInput } from './sample-location.js';
 import { sampleRows, sampleSummary } from './sample-rows.js';
@@ -23,11 +23,7 @@ export async function inferXlsx(
   sample: ExportSample,
   options: { kind?: RecordKind },
 ): Promise<FeedInferenceResult> {
-  if (!sample.complete)
-    return {
-      ok: false,
-      problem: `the workbook is larger than the sample (${sample.bytes.length} bytes) and a zip's index is at its end: read it whole, or save its sheet as CSV`,
-    };
+  if (!sample.complete) return { ok: true, inference: unread(detected, sample, options) };
   const input = sampleInput(sample.bytes);
   const reading = readXlsx(input.path, input, XlsxSource.parse({ format: 'xlsx', path: input.path }));
   const read = await sampleRows(reading);
@@ -96,4 +92,27 @@ function allCells(row: SourceRow): string[] {
 function padded(rows: readonly (readonly string[])[]): string[][] {
   const width = Math.max(0, ...rows.map((r) => r.length));
   return rows.map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
+}
+
+/**
+ * A workbook larger than the sample: a zip's index is at its end, so nothing of its sheets is in
+ * the first bytes. init reads a bounded sample only: the sheet and every column are asked.
+ */
+function unread(
+  detected: FeedInference['format'],
+  sample: ExportSample,
+  options: { kind?: RecordKind },
+): FeedInference {
+  const why = `the workbook is larger than the sample (${sample.bytes.length} bytes) and its index is at the zip's end: its sheets were not read`;
+  return feedOfTable(
+    {
+      sample: { bytes: sample.bytes.length, rows: 0, complete: false, rowsCapped: false },
+      format: detected,
+      source: [['sheet', ask(`${why}: name the sheet, or leave it out for the first visible one`)]],
+      notes: [
+        `${why}; every column is asked. Run init on the sheet saved as CSV (or a smaller copy of the workbook) to have them inferred`,
+      ],
+    },
+    inferTable({ header: [], rows: [], preamble: [], delimiter: '\t' }, options),
+  );
 }

@@ -67,7 +67,7 @@ export function accountNotes(accounts: readonly SeenAccount[], statements: numbe
     .map((a) => `${a.account}${a.currency ? ` (${a.currency})` : ''}${a.auto ? '' : ' (not an IBAN)'}`)
     .join(', ');
   const notes = [
-    `${statements} statement(s) with balances in the sample; account(s) seen: ${listed || 'none'}`,
+    `${statements} statement(s) read whole from the sample; account(s) seen: ${listed || 'none'}`,
   ];
   if (accounts.some((a) => a.account === ''))
     notes.push(

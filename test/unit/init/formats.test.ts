@@ -181,9 +181,16 @@ describe('init detects each format by content and infers it', () => {
     expect(inference.mapping.totalGrossAmount?.value).toBe('Brutto');
   });
 
-  it('an xlsx larger than the sample is asked for in full, not guessed', async () => {
-    const result = await inferFeed(sample(xlsxOf({ sheets: [{ name: 'A', rows: rowOf(1, ['x']) }] }), false));
-    expect(result).toMatchObject({ ok: false });
+  it('an xlsx larger than the sample: its sheet and every required field asked, nothing guessed from it', async () => {
+    const workbook = xlsxOf({ sheets: [{ name: 'A', rows: rowOf(1, ['Buchungstag', 'Betrag']) }] });
+    const result = await inferFeed(sample(workbook.subarray(0, workbook.length - 40), false));
+    if (!result.ok) throw new Error(result.problem);
+    const { inference } = result;
+    expect(inference.format.value).toBe('xlsx');
+    expect(inference.source).toEqual([['sheet', expect.objectContaining({ certainty: 'ask' })]]);
+    expect(inference.mapping.bookingDate?.certainty).toBe('ask');
+    expect(inference.mapping.amount?.certainty).toBe('ask');
+    expect(Object.values(inference.mapping).some((setting) => setting.certainty === 'sure')).toBe(false);
   });
 
   it('JSON Lines: keys (nested ones dotted) as columns, mapped as a table', async () => {
