@@ -9,7 +9,7 @@ import type { FeedInference, FeedInferenceResult } from './feed-shape.js';
 import { inferTable } from './infer-table.js';
 import { ask, guess, type Inferred, quoted, sure } from './inferred.js';
 import { cellsOf } from './row-cells.js';
-import type { ExportSample } from './sample.js';
+import { type ExportSample, wholeLines } from './sample.js';
 import { sampleRows, sampleSummary } from './sample-rows.js';
 import { feedOfTable } from './table-feed.js';
 
@@ -32,7 +32,7 @@ export async function inferDatev(
 ): Promise<FeedInferenceResult> {
   const reading = readDatev(
     SAMPLE_FILE,
-    Readable.from([decoded.text]),
+    Readable.from([wholeLines(decoded.text, sample.complete)]),
     DatevSource.parse({ format: 'datev', path: SAMPLE_FILE }),
   );
   const read = await sampleRows(reading);

@@ -6,7 +6,7 @@ import type { DecodedSample } from './encoding.js';
 import type { FeedInference, FeedInferenceResult } from './feed-shape.js';
 import { inferTable } from './infer-table.js';
 import { cellsOf } from './row-cells.js';
-import type { ExportSample } from './sample.js';
+import { type ExportSample, wholeLines } from './sample.js';
 import { sampleRows, sampleSummary } from './sample-rows.js';
 import { feedOfTable } from './table-feed.js';
 
@@ -44,19 +44,17 @@ export async function inferJsonl(
   if (jsonlFormat.input === 'bytes') return { ok: false, problem: 'JSON Lines is read as text' };
   const reading = jsonlFormat.read(
     SAMPLE_FILE,
-    Readable.from([decoded.text]),
+    Readable.from([wholeLines(decoded.text, sample.complete)]),
     JsonlSource.parse({ format: 'jsonl', path: SAMPLE_FILE }),
     [],
   );
   const read = await sampleRows(reading);
-  // The cap may cut the last line: it is no object, not a fault of the file.
   const header = columnsOf(read.rows);
   if (header.length === 0) return { ok: false, problem: 'no JSON object with keys in the sample' };
   const table = inferTable(
     { header, rows: cellsOf(read.rows, header), preamble: [], delimiter: '' },
     options,
   );
-  const unread = sample.complete ? read.problems : read.problems.slice(0, -1);
   return {
     ok: true,
     inference: feedOfTable(
@@ -65,8 +63,10 @@ export async function inferJsonl(
         format: detected,
         source: [['encoding', decoded.encoding]],
         notes:
-          unread.length > 0
-            ? [`${unread.length} line(s) of the sample do not read: ${unread[0]?.problem ?? ''}`]
+          read.problems.length > 0
+            ? [
+                `${read.problems.length} line(s) of the sample do not read: ${read.problems[0]?.problem ?? ''}`,
+              ]
             : [],
       },
       table,

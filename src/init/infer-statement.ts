@@ -63,13 +63,17 @@ export async function inferStatement(
   const otherKind = given !== undefined && given !== 'transactions';
   const withRef =
     typeof idCell === 'string' ? read.rows.filter((r) => (r.cell(idCell) ?? '') !== '').length : 0;
+  // The cap cuts the sample inside the file: the entry it ends in is no fault of the file.
+  const problems = sample.complete ? read.problems : read.problems.slice(0, -1);
   const notes = [
     ...accountNotes(seenAccounts(statements, read.rows), statements.length),
-    ...(read.stopped !== undefined && !sample.complete
-      ? [`the sample ends inside the file: statements after its first ${statements.length} were not seen`]
-      : []),
-    ...(read.problems.length > 0
-      ? [`${read.problems.length} entr(ies) of the sample do not read: ${read.problems[0]?.problem ?? ''}`]
+    ...(sample.complete
+      ? []
+      : [
+          `the sample is the first ${sample.bytes.length} bytes of the file: statements and accounts after them were not seen`,
+        ]),
+    ...(problems.length > 0
+      ? [`${problems.length} entr(ies) of the sample do not read: ${problems[0]?.problem ?? ''}`]
       : []),
   ];
   return {

@@ -3,7 +3,7 @@ import { LIKELY_DELIMITERS } from '../sources/formats/csv-delimiter.js';
 import { csvParseOptions, isBlank, lineBreaksIn } from '../sources/formats/csv-reader.js';
 import { CsvSource } from '../sources/formats/csv-source.js';
 import { guess, type Inferred, sure } from './inferred.js';
-import { SAMPLE_ROWS } from './sample.js';
+import { SAMPLE_ROWS, wholeLines } from './sample.js';
 
 /** A record of the sample with the physical line it starts on. */
 interface Line {
@@ -117,8 +117,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$
  * no other one gives the header two or more columns, or the rows prove it.
  */
 export function findTable(text: string, complete: boolean): Table | undefined {
-  // A line the cap cut off is no row.
-  const whole = complete ? text : text.slice(0, Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
+  const whole = wholeLines(text, complete);
   const quoted = /(^|[;,\t|])"/m.test(whole);
   const quote = '"';
   const candidates = LIKELY_DELIMITERS.flatMap((delimiter) => {

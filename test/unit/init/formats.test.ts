@@ -211,6 +211,21 @@ describe('init detects each format by content and infers it', () => {
     expect(inference.notes.some((note) => note.startsWith('column "bookingDate"'))).toBe(true);
   });
 
+  it('a sample the cap cut: the entry or line it ends in is no fault of the file, and the note says what was not seen', async () => {
+    const cut = CAMT_TWO_ACCOUNTS.slice(0, CAMT_TWO_ACCOUNTS.indexOf('<Stmt><Id>S2') + 40);
+    const camt = await inferFeed(sample(cut, false));
+    if (!camt.ok) throw new Error(camt.problem);
+    expect(camt.inference.format.value).toBe('camt');
+    expect(camt.inference.sample.rows).toBe(2);
+    expect(camt.inference.notes.some((note) => note.includes('do not read'))).toBe(false);
+    expect(camt.inference.notes.some((note) => note.includes('were not seen'))).toBe(true);
+    const jsonl = await inferFeed(sample('{"a":"1","b":"x"}\n{"a":"2","b":"y"}\n{"a":"3","b', false));
+    if (!jsonl.ok) throw new Error(jsonl.problem);
+    expect(jsonl.inference.format.value).toBe('jsonl');
+    expect(jsonl.inference.sample.rows).toBe(2);
+    expect(jsonl.inference.notes.some((note) => note.includes('do not read'))).toBe(false);
+  });
+
   it('a CSV whose cells hold ":20:", "EXTF" or a JSON object stays CSV', async () => {
     const inference = await inferred(
       'Buchungstag;Betrag;Verwendungszweck\n02.02.2026;-12,50;":20: EXTF {""a"":1}"\n03.02.2026;2.480,00;Gehalt\n',
