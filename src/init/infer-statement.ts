@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { KINDS, type RecordKind } from '../kinds/registry.js';
+import type { FieldMapping } from '../sources/field-mapping.js';
 import { readCamt } from '../sources/formats/camt-reader.js';
 import { CamtSource } from '../sources/formats/camt-source.js';
 import { readMt940 } from '../sources/formats/mt940-reader.js';
@@ -107,11 +108,15 @@ export async function inferStatement(
         derivedFrom: [],
         externalId:
           typeof idCell === 'string' && !otherKind
-            ? sure(
-                idCell,
+            ? // null with an empty mapping: the format's default mapping, its externalId included,
+              // applies (the YAML writer then writes no mapping at all).
+              sure<FieldMapping | null>(
+                null,
                 `the format's default mapping: the bank's reference (${idCell}), which ${withRef} of the ${read.rows.length} sampled entries carry; an entry without one gets the derived identity (docs/identity.md)`,
               )
-            : ask('choose the cell that identifies an entry, or none for the derived identity'),
+            : ask<FieldMapping | null>(
+                'choose the cell that identifies an entry, or none for the derived identity',
+              ),
       },
       notes,
     },

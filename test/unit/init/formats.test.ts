@@ -73,7 +73,9 @@ describe('init detects each format by content and infers it', () => {
     expect(inference.missing).toEqual([]);
     expect(inference.source.map(([key]) => key)).toEqual(['encoding', 'includePending']);
     expect(sourceOf(inference)).toMatchObject({ encoding: 'utf-8', includePending: false });
-    expect(inference.identity.externalId).toMatchObject({ value: 'reference', certainty: 'sure' });
+    // null beside an empty mapping: the default mapping's externalId (the reference) applies.
+    expect(inference.identity.externalId).toMatchObject({ value: null, certainty: 'sure' });
+    expect(inference.identity.externalId.reason).toContain('(reference)');
     expect(inference.sample.rows).toBe(3);
     const notes = inference.notes.join('\n');
     expect(notes).toContain('DE89370400440532013000');
@@ -96,7 +98,8 @@ describe('init detects each format by content and infers it', () => {
     expect(inference.format).toMatchObject({ value: 'mt940', certainty: 'sure' });
     expect(inference.kind).toMatchObject({ value: 'transactions', certainty: 'sure' });
     expect(inference.mapping).toEqual({});
-    expect(inference.identity.externalId.value).toBe('bankReference');
+    expect(inference.identity.externalId.value).toBeNull();
+    expect(inference.identity.externalId.reason).toContain('(bankReference)');
     expect(inference.sample.rows).toBe(2);
     const notes = inference.notes.join('\n');
     expect(notes).toContain('DE89370400440532013000');
