@@ -9,7 +9,7 @@ import {
   Utf8Check,
   Utf16Check,
 } from '../sources/text-encoding.js';
-import { guess, type Inferred, sure } from './inferred.js';
+import { ask, guess, type Inferred, sure } from './inferred.js';
 import type { ExportSample } from './sample.js';
 
 /** The encoding of a sample and its text (byte-order mark stripped; a sequence cut by the cap left out). */
@@ -67,3 +67,18 @@ export function decodeSample(sample: ExportSample): DecodedSample | undefined {
 }
 
 const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/**
+ * A sample `encoding: auto` refuses (another code page, e.g. 852), read for its structure only:
+ * ISO-8859-1 maps every byte, so a statement's tags and an XML's markup, all ASCII, read right
+ * while its letters may not. The encoding is asked: the person names the code page.
+ */
+export function undecodedSample(sample: ExportSample): DecodedSample {
+  return {
+    encoding: ask(
+      'neither UTF-8, UTF-16 nor Windows-1252: `encoding: auto` refuses the file; name its code page (iso-8859-1 reads every byte, though letters of another code page come out wrong)',
+      ['iso-8859-1'],
+    ),
+    text: sample.bytes.toString('latin1'),
+  };
+}

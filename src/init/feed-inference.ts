@@ -1,44 +1,45 @@
 import type { RecordKind } from '../kinds/registry.js';
-import type { FieldMapping } from '../sources/field-mapping.js';
-import type { SourceFormatName } from '../sources/formats/registry.js';
-import type { RowFilter } from '../sources/row-filter.js';
-import type { IdentityInference } from './identity.js';
+import { detectFormat } from './detect.js';
+import { decodeSample, undecodedSample } from './encoding.js';
+import type { FeedInferenceResult } from './feed-shape.js';
 import type { CsvInference, CsvInferenceResult } from './infer-csv.js';
 import { inferCsv } from './infer-csv.js';
+import { inferDatev } from './infer-datev.js';
+import { inferJsonl } from './infer-jsonl.js';
+import { inferStatement } from './infer-statement.js';
+import { inferXlsx } from './infer-xlsx.js';
 import type { Inferred } from './inferred.js';
 import type { ExportSample } from './sample.js';
+import { tableNotes } from './table-feed.js';
+
+export type { FeedInference, FeedInferenceResult } from './feed-shape.js';
 
 /**
- * What `erp-bridge init` inferred from one export, whatever its format: what the feed YAML writer
- * turns into a commented feed and the CLI prints. Each format's inference (infer-csv.ts, and the
- * statement, DATEV, workbook and JSON Lines ones) is given in this one shape.
+ * Infers a feed from the sample of one export by its format, told by content (detect.ts), never
+ * by the file's name: each format through its own reader, given in the one shape FeedInference.
  */
-export interface FeedInference {
-  /** How much was looked at: the caps and what of them the sample filled. */
-  sample: { bytes: number; rows: number; complete: boolean; rowsCapped: boolean };
-  format: Inferred<SourceFormatName>;
-  /** The feed's `source` keys besides `path` and `format`, in the order the YAML shows them. */
-  source: readonly (readonly [key: string, setting: Inferred<unknown>])[];
-  kind: Inferred<RecordKind>;
-  /**
-   * Service field -> how to fill it (externalId is under `identity`). Empty where the format's
-   * default mapping applies (bank statements): the YAML then leaves `mapping` out.
-   */
-  mapping: Readonly<Record<string, Inferred<FieldMapping>>>;
-  /** Rows to leave out (`exclude`): pending bookings; absent when none are seen. */
-  exclude?: Inferred<RowFilter[]>;
-  /** The kind's required fields no column was found for. */
-  missing: readonly string[];
-  identity: IdentityInference;
-  /** What a person should know that belongs to no one setting (e.g. a column's date formats). */
-  notes: readonly string[];
-}
-
-export type FeedInferenceResult = { ok: true; inference: FeedInference } | { ok: false; problem: string };
-
-/** Infers a feed from the sample of one export, by its format (today: delimited text). */
-export function inferFeed(sample: ExportSample, options: { kind?: RecordKind } = {}): FeedInferenceResult {
-  return fromCsv(inferCsv(sample, options));
+export async function inferFeed(
+  sample: ExportSample,
+  options: { kind?: RecordKind } = {},
+): Promise<FeedInferenceResult> {
+  const text = decodeSample(sample) ?? undecodedSample(sample);
+  const detected = detectFormat(sample.bytes, text.text, sample.complete);
+  if (!detected.ok) return detected;
+  const format = detected.format;
+  if (format.value === 'xlsx') return inferXlsx(format, sample, options);
+  // Delimited text the encodings cannot read is inferCsv's to refuse, with its reason.
+  if (format.value === 'csv') return fromCsv(inferCsv(sample, options));
+  switch (format.value) {
+    case 'camt':
+    case 'mt940':
+      return inferStatement(format.value, format, sample, text, options);
+    case 'datev':
+      return inferDatev(format, sample, text, options);
+    case 'jsonl':
+      return inferJsonl(format, sample, text, options);
+    default:
+      return fromCsv(inferCsv(sample, options));
+  }
 }
 
 function fromCsv(result: CsvInferenceResult): FeedInferenceResult {
@@ -57,13 +58,7 @@ function fromCsv(result: CsvInferenceResult): FeedInferenceResult {
     ['decimalSeparator', csv.decimalSeparator],
     ['dateFormat', csv.dateFormat],
   ];
-  const notes = [
-    ...(csv.thousands.value ? [`thousands grouping "${csv.thousands.value}": ${csv.thousands.reason}`] : []),
-    ...csv.dateColumns.map(
-      ({ column, formats }) =>
-        `column "${column}": dates fit ${formats.length ? formats.join(', ') : 'no known format'}`,
-    ),
-  ];
+  const notes = tableNotes(csv);
   return {
     ok: true,
     inference: {

@@ -29,3 +29,8 @@ export async function readSample(given: string | ExportFile, cap = SAMPLE_BYTES)
   const bytes = Buffer.concat(chunks);
   return bytes.length > cap ? { bytes: bytes.subarray(0, cap), complete: false } : { bytes, complete: true };
 }
+
+/** The sample's text up to its last line break when the cap cut it: a line the cap cut off is no row. */
+export function wholeLines(text: string, complete: boolean): string {
+  return complete ? text : text.slice(0, Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
+}

@@ -3,7 +3,7 @@ import { LIKELY_DELIMITERS } from '../sources/formats/csv-delimiter.js';
 import { csvParseOptions, isBlank, lineBreaksIn } from '../sources/formats/csv-reader.js';
 import { CsvSource } from '../sources/formats/csv-source.js';
 import { guess, type Inferred, sure } from './inferred.js';
-import { SAMPLE_ROWS } from './sample.js';
+import { SAMPLE_ROWS, wholeLines } from './sample.js';
 
 /** A record of the sample with the physical line it starts on. */
 interface Line {
@@ -117,8 +117,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$
  * no other one gives the header two or more columns, or the rows prove it.
  */
 export function findTable(text: string, complete: boolean): Table | undefined {
-  // A line the cap cut off is no row.
-  const whole = complete ? text : text.slice(0, Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
+  const whole = wholeLines(text, complete);
   const quoted = /(^|[;,\t|])"/m.test(whole);
   const quote = '"';
   const candidates = LIKELY_DELIMITERS.flatMap((delimiter) => {
@@ -178,9 +177,50 @@ export function findTable(text: string, complete: boolean): Table | undefined {
 }
 
 /** `^Buchungstag;Wertstellung;`: the header's first two names as csv-reader joins cells. */
-function headerPatternOf(header: readonly string[], delimiter: string): string {
+export function headerPatternOf(header: readonly string[], delimiter: string): string {
   return `^${header
     .slice(0, 2)
     .map((name) => escapeRegExp(name) + escapeRegExp(delimiter))
     .join('')}`;
+}
+
+/** A table found among rows of cells (a sheet's rows as its reader gives them). */
+export interface RowsTable {
+  /** Index of the header among the rows given. */
+  headerIndex: number;
+  header: readonly string[];
+  preamble: readonly (readonly string[])[];
+  /** The data rows (at most SAMPLE_ROWS), as many cells as the header. */
+  rows: readonly (readonly string[])[];
+  /** A pattern of the header's first two names joined by `delimiter`, matching no preamble row. */
+  headerPattern?: string;
+}
+
+/**
+ * The table among rows already split into cells, found as in delimited text (tableOf): a title
+ * or an account block above the header is preamble. `delimiter` joins a row's cells for the
+ * header pattern (a sheet's row text is its cells joined by tabs).
+ */
+export function findRowsTable(
+  rows: readonly (readonly string[])[],
+  delimiter: string,
+): RowsTable | undefined {
+  const found = tableOf(
+    rows.map((cells, i) => ({ line: i + 1, cells: [...cells] })),
+    delimiter,
+  );
+  if (!found) return undefined;
+  const table: RowsTable = {
+    headerIndex: found.header.line - 1,
+    header: found.header.cells,
+    preamble: found.preamble.map((p) => p.cells),
+    rows: found.table.slice(0, SAMPLE_ROWS).map((r) => r.cells),
+  };
+  if (found.preamble.length === 0) return table;
+  // A tab written `\t`: the YAML shows it, a literal tab it would not.
+  const pattern = headerPatternOf(found.header.cells, delimiter).replaceAll('\t', '\\t');
+  const re = new RegExp(pattern);
+  return found.preamble.some((p) => re.test(p.cells.join(delimiter)))
+    ? table
+    : { ...table, headerPattern: pattern };
 }

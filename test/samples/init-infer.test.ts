@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { inferFeed } from '../../src/init/feed-inference.js';
 import { type CsvInference, inferCsv } from '../../src/init/infer-csv.js';
 import { readSample } from '../../src/init/sample.js';
 import { type Right, verdictsOf } from '../support/init-verdicts.js';
-import { sharedSample, whySharedSamplesMissing } from './shared-samples.js';
+import { SHARED_SAMPLES, sharedSample, whySharedSamplesMissing } from './shared-samples.js';
 
 /**
  * init's inference engine on the real CSV exports of ../shared/samples, read in place. Each is
@@ -130,3 +131,46 @@ describe.skipIf(whySharedSamplesMissing() !== undefined)('init infers feeds for 
       expect(inference.mapping[field]?.certainty, field).toBe('guess');
   });
 });
+
+/** The format and kind each shared sample is, by what the project knows of it (its name says its source). */
+function expectedOf(file: string): { format: string; kind: string } | undefined {
+  if (file.endsWith('.json') || file.endsWith('.md')) return undefined;
+  if (file.endsWith('.xml')) return { format: 'camt', kind: 'transactions' };
+  if (file.startsWith('mt940-')) return { format: 'mt940', kind: 'transactions' };
+  if (file.startsWith('datev-')) return { format: 'datev', kind: 'transactions' };
+  if (file.endsWith('.csv')) return { format: 'csv', kind: 'transactions' };
+  return undefined;
+}
+
+describe.skipIf(whySharedSamplesMissing() !== undefined)(
+  `init detects the format of every shared sample by content${whySharedSamplesMissing() ? ` (skipped: ${whySharedSamplesMissing()})` : ''}`,
+  () => {
+    const files = whySharedSamplesMissing()
+      ? []
+      : readdirSync(SHARED_SAMPLES, { withFileTypes: true })
+          .filter((entry) => entry.isFile() && expectedOf(entry.name) !== undefined)
+          .map((entry) => entry.name)
+          .sort();
+
+    it('finds the camt, MT940, DATEV and CSV samples', () => {
+      const formats = new Set(files.map((file) => expectedOf(file)?.format));
+      expect([...formats].sort()).toEqual(['camt', 'csv', 'datev', 'mt940']);
+    });
+
+    for (const file of files)
+      it(`${file}: format and kind, never sure and wrong`, async () => {
+        const expected = expectedOf(file) as { format: string; kind: string };
+        const result = await inferFeed(await readSample(sharedSample(file)));
+        if (!result.ok) throw new Error(`${file}: ${result.problem}`);
+        const { format, kind, mapping } = result.inference;
+        expect(format).toMatchObject({ value: expected.format, certainty: 'sure' });
+        expect(kind.value).toBe(expected.kind);
+        // Statements: the default mapping applies, nothing of it to ask.
+        if (expected.format === 'camt' || expected.format === 'mt940') {
+          expect(kind.certainty).toBe('sure');
+          expect(mapping).toEqual({});
+          expect(result.inference.sample.rows).toBeGreaterThanOrEqual(0);
+        }
+      });
+  },
+);

@@ -4,8 +4,8 @@ import { inferFeed } from '../../../src/init/feed-inference.js';
 const sample = (text: string) => ({ bytes: Buffer.from(text, 'utf8'), complete: true });
 
 describe('inferFeed gives a delimited export in the one shape the YAML writer reads', () => {
-  it("lists the csv source keys in the feed's order, with the mapping, identity and notes", () => {
-    const result = inferFeed(
+  it("lists the csv source keys in the feed's order, with the mapping, identity and notes", async () => {
+    const result = await inferFeed(
       sample(
         'Buchungstag;Betrag;Verwendungszweck\n02.02.2026;-12,50;Miete\n03.02.2026;2.480,00;Gehalt\n04.02.2026;-3,10;Kantine\n',
       ),
@@ -37,8 +37,8 @@ describe('inferFeed gives a delimited export in the one shape the YAML writer re
     ).toBe(true);
   });
 
-  it('passes on what is not a table, with its reason', () => {
-    const result = inferFeed({ bytes: Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x00]), complete: true });
+  it('passes on what is not a table, with its reason', async () => {
+    const result = await inferFeed({ bytes: Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x00]), complete: true });
     expect(result.ok).toBe(false);
   });
 });
