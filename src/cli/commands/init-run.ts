@@ -46,7 +46,7 @@ export async function init(exportPath: string, flags: InitFlags): Promise<ExitCo
     const why = code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message);
     return refuse(`${exportPath}: cannot read the export (${why})`);
   }
-  const inferred = inferFeed(sample, flags.kind ? { kind: flags.kind } : {});
+  const inferred = await inferFeed(sample, flags.kind ? { kind: flags.kind } : {});
   if (!inferred.ok) return refuse(`${exportPath}: not an export init can read: ${inferred.problem}`);
   const { inference } = inferred;
 

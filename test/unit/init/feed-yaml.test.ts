@@ -201,8 +201,8 @@ describe('feedYaml: the commented feed init writes', () => {
     ['DKB', DKB],
   ])(
     '%s: the inferred feed, filled in, loads with the schema and keeps every inferred value',
-    (_name, text) => {
-      const result = inferFeed({ bytes: Buffer.from(text, 'utf8'), complete: true });
+    async (_name, text) => {
+      const result = await inferFeed({ bytes: Buffer.from(text, 'utf8'), complete: true });
       if (!result.ok) throw new Error(result.problem);
       const { inference } = result;
       const yaml = feedYaml(inference, OPTIONS);
