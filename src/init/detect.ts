@@ -22,7 +22,8 @@ const mtTag = (tag: string) => new RegExp(`^\\x01?(?:\\{[1-3]:[^}]*\\})*(?:\\{4:
 const BLOCKS = /^(?:\{[1-3]:[^}]*\})*(?:\{4:)?/;
 /** Framing lines banks put before a message (as mt940-reader.ts skips them): BIC, message type, `:940:`. */
 const FRAMING_LINE = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?|:?94[02]:?)?$/;
-const CONTROL = /[\x01\x03]/g;
+/** SWIFT's SOH (0x01) and ETX (0x03) around a message, as mt940-reader.ts leaves them out. */
+const CONTROL = new RegExp(`[${String.fromCharCode(1)}${String.fromCharCode(3)}]`, 'g');
 
 /** A statement file is fields from its first line on, SWIFT blocks and framing lines aside. */
 function firstLineIsTag(text: string): boolean {
