@@ -1,10 +1,11 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { ReconcileFeedPayload } from '../../jobs/reconcile-feed.js';
-import { notReconcilable, reconcileFeedInto } from '../in-process/reconcile-runner.js';
 import { withLogContext } from '../logging/log-context.js';
+import { openLocation } from '../sources/locations/open-location.js';
 import type { SyncClient } from '../sync/ports.js';
 import type { ReconcileSummary } from '../sync/reconcile/summary.js';
+import { notReconcilable, reconcileRun } from '../sync/run/reconcile-run.js';
 import type { Clock } from '../time/clock.js';
 import { JobRefused, resolveFeedRef } from './feed-ref.js';
 import type { RedisReconcileStore } from './reconcile-store.js';
@@ -27,7 +28,7 @@ export interface ReconcileJobDeps {
 }
 
 /**
- * The `reconciles` queue's handler: the in-process comparison (reconcileFeedInto), its lines and
+ * The `reconciles` queue's handler: the core's reconcile (reconcileRun), its lines and
  * summary stored in Redis instead of a report folder. A payload that does not parse, a feed
  * reference outside the feed directory or a feed reconcile does not support fail the job for good.
  */
@@ -42,9 +43,14 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
     if (why) throw new JobRefused(why);
     const bindings = { reconcileId: data.reconcileId, feed: loaded.feed.name, job: String(job.id) };
     const logger = deps.logger.child({ job: String(job.id) });
+    const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
+      onProblem: (p) =>
+        logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
+    });
     try {
       const { summary } = await withLogContext(bindings, () =>
-        reconcileFeedInto(
+        reconcileRun(
+          location,
           loaded,
           {
             client: deps.client,
@@ -53,7 +59,6 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
             reconcileId: data.reconcileId,
             ...(deps.signal ? { signal: deps.signal } : {}),
             ...(deps.target ? { target: deps.target } : {}),
-            ...(deps.env ? { env: deps.env } : {}),
           },
           // Cut short by the worker shutting down, it stores no summary and is released below.
           (id) => deps.store.report(id, deps.signal),
@@ -64,6 +69,8 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
       if (!deps.signal?.aborted) throw error;
       // Another worker runs the comparison again from the start.
       return releaseToAnotherWorker(job, token, logger, 'reconcile');
+    } finally {
+      await location.close();
     }
   };
 }

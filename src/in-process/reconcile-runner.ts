@@ -1,44 +1,11 @@
-import type { Logger } from 'pino';
-import { ApiError } from '../client/index.js';
-import { ConfigError } from '../config/errors.js';
-import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { KINDS } from '../kinds/registry.js';
 import { ReconcileFileSink, type ReconcileFiles } from '../report-files/reconcile-files.js';
-import { ACCOUNT_FIELD } from '../sources/field-spec.js';
-import { FileStopError } from '../sources/file-stop.js';
-import { nameOf } from '../sources/locations/export-file.js';
-import type { Location } from '../sources/locations/location.js';
 import { openLocation } from '../sources/locations/open-location.js';
-import type { MapOutcome } from '../sources/record.js';
-import type { ChunkContext, SyncClient } from '../sync/ports.js';
-import { Comparison } from '../sync/reconcile/compare.js';
-import { ReconcileRefused } from '../sync/reconcile/held.js';
-import { type ReconcileResult, reconcileRecords, VERDICTS } from '../sync/reconcile/reconcile.js';
-import {
-  keepingFirstDifferences,
-  type ReconcileReport,
-  type ReconcileSummary,
-  stateOf,
-} from '../sync/reconcile/summary.js';
-import { listExports, noExport } from '../sync/run/list-run.js';
-import { runAccount } from '../sync/run/open-run.js';
-import { exportOpener } from '../sync/run/read-run.js';
-import type { StopReason } from '../sync/run-handle.js';
-import { newRunId } from '../sync/run-id.js';
-import { RunStopError, stopFor } from '../sync/stop.js';
-import type { Clock } from '../time/clock.js';
+import type { ReconcileSummary } from '../sync/reconcile/summary.js';
+import { type ReconcileRunDeps, reconcileRun } from '../sync/run/reconcile-run.js';
 
-export interface ReconcileDeps {
-  client: SyncClient;
-  clock: Clock;
-  logger: Logger;
+export interface ReconcileDeps extends ReconcileRunDeps {
   reportDir: string;
-  /** The reconcile's id when its caller chose it (a fleet job's); default a new one. */
-  reconcileId?: string;
-  signal?: AbortSignal;
-  /** Where the service is (its base URL or "embedded sandbox"), named in the summary. */
-  target?: string;
   /** Where a remote location's secrets are read; default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -51,154 +18,21 @@ export interface ReconcileRun {
 }
 
 /**
- * Why a feed cannot be reconciled, before anything is read (exit 2); undefined when it can. A kind
- * without a reconcile scope (plans, accounts, categories) and feeds whose records name their own
- * account or bank account are not supported yet (docs/reconcile.md).
- */
-export function notReconcilable(feed: Feed): string | undefined {
-  if (KINDS[feed.kind].reconcile === undefined)
-    return `feed ${feed.name}: reconcile does not support kind ${feed.kind} yet (transactions, invoices, bank-accounts, users, categories)`;
-  if (ACCOUNT_FIELD in feed.mapping)
-    return `feed ${feed.name}: its records name their account (mapping.${ACCOUNT_FIELD}); reconcile compares one account: give the feed accountId or accountExternalId instead`;
-  return undefined;
-}
-
-/** Refuses (a ConfigError naming the feed, exit 2) the first feed reconcile cannot compare. */
-export function checkReconcilable(feeds: readonly LoadedFeed[]): void {
-  for (const { feed } of feeds) {
-    const why = notReconcilable(feed);
-    if (why) throw new ConfigError(why);
-  }
-}
-
-/**
- * Compares a feed's current exports (read and mapped as a sync reads them, every file that has
- * arrived) with what the service holds of the feed's scope, and writes the report folder. Read-only:
- * nothing is written to the service (a target bank account that is not there is an empty scope).
+ * `erp-bridge reconcile` in this process: the core's reconcile (reconcileRun) on the feed's
+ * location, its lines and summary written to a report folder (the fleet's reconcile job keeps
+ * them in Redis).
  */
 export async function reconcileFeed(loaded: LoadedFeed, deps: ReconcileDeps): Promise<ReconcileRun> {
-  const run = await reconcileFeedInto(loaded, deps, (id) => ReconcileFileSink.create(deps.reportDir, id));
-  return { summary: run.summary, files: run.report.files, repair: run.repair };
-}
-
-/** reconcileFeed with the report `open` gives for the reconcile's id (the fleet's: Redis). */
-export async function reconcileFeedInto<R extends ReconcileReport>(
-  loaded: LoadedFeed,
-  deps: Omit<ReconcileDeps, 'reportDir'>,
-  open: (reconcileId: string) => Promise<R>,
-): Promise<{ summary: ReconcileSummary; report: R; repair: ReconcileRun['repair'] }> {
   const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
     onProblem: (p) =>
       deps.logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
   });
   try {
-    return await reconcileAt(location, loaded, deps, open);
+    const run = await reconcileRun(location, loaded, deps, (id) =>
+      ReconcileFileSink.create(deps.reportDir, id),
+    );
+    return { summary: run.summary, files: run.report.files, repair: run.repair };
   } finally {
     await location.close();
   }
-}
-
-async function reconcileAt<R extends ReconcileReport>(
-  location: Location,
-  loaded: LoadedFeed,
-  deps: Omit<ReconcileDeps, 'reportDir'>,
-  open: (reconcileId: string) => Promise<R>,
-): Promise<{ summary: ReconcileSummary; report: R; repair: ReconcileRun['repair'] }> {
-  const startedAt = deps.clock.now();
-  const account = await runAccount(loaded.feed, deps.client, deps.signal);
-  const { feed } = account;
-  const id = deps.reconcileId ?? newRunId(`${feed.name}-reconcile`, startedAt);
-  const logger = deps.logger.child({ reconcileId: id, feed: feed.name, tenant: feed.accountId });
-  const sink = await open(id);
-  const firstDifferences = keepingFirstDifferences(sink);
-  let stop: StopReason | undefined = account.stop;
-  // A location that refuses stops this feed's reconcile alone, with its report (stopOf).
-  const listing = await listExports(
-    location,
-    loaded.sourceGlob,
-    feed,
-    deps.clock,
-    (error) => stop ?? stopOf(error),
-  );
-  stop ??= listing.stop;
-  const paths = listing.listed.listing.ready.map((f) => f.path);
-  // No export is no equal comparison: the same rule as sync's (exit 2 unless source.allowNoFiles).
-  const noFile = stop ? {} : await noExport(listing.listed, feed, logger);
-  stop ??= noFile.stop;
-  const records = exportOpener(location);
-  async function* read(): AsyncGenerator<readonly MapOutcome[]> {
-    for (const path of paths) yield* records(feed, path).batches;
-  }
-  const ctx: ChunkContext = {
-    client: deps.client,
-    clock: deps.clock,
-    logger,
-    accountId: feed.accountId,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  };
-  let result: ReconcileResult | undefined;
-  let scope: string | undefined;
-  if (!stop) {
-    try {
-      const kind = KINDS[feed.kind];
-      if (!kind.reconcile) throw new ReconcileRefused(notReconcilable(feed) ?? `kind ${feed.kind}`);
-      const held = await kind.reconcile(feed, ctx);
-      scope = held.describe;
-      result = await reconcileRecords({
-        scope: held,
-        comparison: new Comparison(
-          kind.fields,
-          Object.keys(feed.mapping).filter((field) => !held.keyFields?.includes(field)),
-        ),
-        ...(kind.amountField ? { amountField: kind.amountField } : {}),
-        read,
-        sink: firstDifferences.sink,
-      });
-    } catch (error) {
-      stop = stopOf(error);
-      if (!stop) throw error;
-    }
-  }
-  if (stop) logger.error({ code: stop.code }, `reconcile stopped: ${stop.message}`);
-  const finishedAt = deps.clock.now();
-  const empty = { records: 0 };
-  const summary: ReconcileSummary = {
-    reconcileId: id,
-    feed: feed.name,
-    kind: feed.kind,
-    accountId: feed.accountId,
-    ...(deps.target ? { target: deps.target } : {}),
-    ...(scope ? { scope } : {}),
-    state: stop || !result ? 'stopped' : stateOf(result),
-    startedAt: new Date(startedAt).toISOString(),
-    finishedAt: new Date(finishedAt).toISOString(),
-    durationMs: finishedAt - startedAt,
-    files: paths.map((p) => nameOf(location, p)),
-    counts: result?.counts ?? (Object.fromEntries(VERDICTS.map((v) => [v, 0])) as ReconcileSummary['counts']),
-    heldWithoutExternalId: result?.heldWithoutExternalId ?? 0,
-    excluded: result?.excluded ?? 0,
-    controlTotals: result?.controlTotals ?? { source: empty, service: empty },
-    firstDifferences: firstDifferences.first,
-    ...(stop ? { stopReason: stop } : {}),
-  };
-  await sink.finish(summary);
-  logger.info({ state: summary.state, counts: summary.counts }, 'reconcile finished');
-  return { summary, report: sink, repair: result?.repair ?? new Map() };
-}
-
-/** What ends a reconcile early, as a stop with its exit code; undefined for a bug. */
-function stopOf(error: unknown): StopReason | undefined {
-  if (error instanceof ReconcileRefused)
-    return { code: 'NOT_RECONCILABLE', message: error.message, exitCode: 2 };
-  if (error instanceof FileStopError) return { code: error.code, message: error.message, exitCode: 2 };
-  const stop = error instanceof RunStopError ? error : stopFor(error);
-  if (stop) return { code: stop.code, message: stop.message, exitCode: stop.exitCode };
-  // Retried per the spec's rules already: the comparison cannot be finished, run it again.
-  if (error instanceof ApiError)
-    return {
-      code: error.code,
-      message: `the service failed while being read: ${error.message}; run it again`,
-      exitCode: 1,
-    };
-  return undefined;
 }
