@@ -9,15 +9,34 @@ import { sharedSample, whySharedSamplesMissing } from './shared-samples.js';
  * Issue 28, point 4, on other projects' real exports (../shared/samples, read in place; measure
  * copies each into a temporary folder, never into the repository): `erp-bridge init`'s feed, filled
  * in with the account only, against the feed a person wrote for the export — check's records, then
- * a sandbox sync's created count. A format is one row: camt, MT940 and DATEV rows are to be added
- * once init detects them (src/init/feed-inference.ts).
+ * a sandbox sync's created count. A format is one row: delimited, camt, MT940 and DATEV samples.
  */
 interface Row {
   file: string;
   hand: Record<string, unknown>;
   /** A measured gap of init: the payload keys that differ from the hand-written feed's, and why. */
   gap?: { differs: string[]; why: string };
+  /** Where init asks: what the person decides (key -> value); the feed must be right then. */
+  decide?: Record<string, unknown>;
 }
+
+/** A statement feed as test/samples/camt-sync.test.ts writes it: no mapping, `bankAccounts: auto`. */
+const camt = (file: string): Row => ({
+  file,
+  hand: { ...BANK, source: { format: 'camt' }, bankAccounts: 'auto' },
+});
+/** As test/samples/mt940-sync.test.ts writes it: no mapping, a bank account of its own. */
+const mt940 = (file: string): Row => {
+  const name = file.replace(/[^A-Za-z0-9]+/g, '-');
+  return {
+    file,
+    hand: {
+      ...BANK,
+      source: { format: 'mt940' },
+      bankAccount: { externalId: name, accountName: name, bankName: 'Bank' },
+    },
+  };
+};
 
 const BANK = { accountId: 1001, kind: 'transactions' };
 const ROWS: Row[] = [
@@ -65,6 +84,27 @@ const ROWS: Row[] = [
       bankAccount: { externalId: 'dkb-giro', accountName: 'DKB Girokonto', bankName: 'DKB' },
     },
   },
+  camt('camt053-vr-bank.xml'),
+  camt('camt-camt053.v2.multi.statement.xml'),
+  mt940('mt940-sparkasse.txt'),
+  mt940('mt940-ing.txt'),
+  {
+    // As config/feeds/demo/datev.yaml: the bookings on the bank's G/L account 1200 (SKR03).
+    file: 'datev-extf-buchungsstapel.csv',
+    hand: {
+      ...BANK,
+      source: { format: 'datev' },
+      mapping: {
+        bookingDate: 'documentDate',
+        amount: 'signedAmount',
+        currency: 'currency',
+        purpose: 'Buchungstext',
+      },
+      exclude: [{ column: 'Konto', matches: '^(?!1200$)' }],
+      bankAccount: { externalId: '1200', accountName: 'Geschäftskonto', bankName: 'Bank' },
+    },
+    decide: { exclude: [{ column: 'Konto', matches: '^(?!1200$)' }] },
+  },
 ];
 
 const work = mkdtempSync(join(tmpdir(), 'erp-bridge-first-feed-samples-'));
@@ -75,14 +115,18 @@ describe.skipIf(whySharedSamplesMissing() !== undefined)(
   () => {
     const measured: Measured[] = [];
     for (const row of ROWS)
-      it(`${row.file}: ${row.gap ? `wrong only in ${row.gap.differs.join(', ')} (a known gap)` : 'right as inferred'}; a sandbox sync creates as many as the hand-written feed`, async () => {
-        const result = await measure(sharedSample(row.file), row.hand);
+      it(`${row.file}: ${row.gap ? `wrong only in ${row.gap.differs.join(', ')} (a known gap)` : row.decide ? 'asked, right once decided' : 'right as inferred'}; a sandbox sync creates as many as the hand-written feed`, async () => {
+        let result = await measure(sharedSample(row.file), row.hand);
         measured.push(result);
         if (row.gap) {
           expect([result.outcome, result.differs], result.detail).toEqual(['wrong', row.gap.differs]);
           return;
         }
-        expect(result.outcome, result.detail).toBe('right as inferred');
+        expect(result.outcome, result.detail).toBe(row.decide ? 'asked' : 'right as inferred');
+        if (row.decide) {
+          result = await measure(sharedSample(row.file), row.hand, { decide: row.decide });
+          expect(result.outcome, result.detail).toBe('right as inferred');
+        }
         const reports = mkdtempSync(join(work, 'reports-'));
         const inferred = await sandboxCreated(result.inferredFeed, reports);
         expect(inferred).toBe(await sandboxCreated(result.handFeed, reports));

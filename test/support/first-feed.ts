@@ -52,6 +52,13 @@ function fillIn(text: string, hand: Record<string, unknown>): string {
       : `accountExternalId: ${JSON.stringify(hand.accountExternalId)}`;
   const bank = (hand.bankAccount ?? {}) as Record<string, unknown>;
   let filled = text.replace(/^accountId: '<fill in.*$/m, account);
+  // A statement feed written for several accounts (`bankAccounts: auto` or a map) in place of
+  // init's one bankAccount, as the person would replace it.
+  if (hand.bankAccounts !== undefined)
+    return filled.replace(
+      /^bankAccount:\n(?: {2}.*\n)*/m,
+      `bankAccounts: ${JSON.stringify(hand.bankAccounts)}\n`,
+    );
   for (const key of ['externalId', 'accountName', 'bankName'])
     filled = filled.replace(
       new RegExp(`^ {2}${key}: '<fill in.*$`, 'm'),
@@ -103,8 +110,11 @@ export async function measure(
   options: {
     kind?: RecordKind;
     label?: string;
-    /** What the person decides where init asked: a key's placeholder line replaced by its value. */
-    decide?: Record<string, string>;
+    /**
+     * What the person decides where init asked: a key's placeholder line (or its line left out as
+     * `# key: (left out …`) replaced by its value, written as JSON (a YAML flow value).
+     */
+    decide?: Record<string, unknown>;
   } = {},
 ): Promise<Measured> {
   const work = mkdtempSync(join(tmpdir(), 'erp-bridge-first-feed-'));
@@ -134,7 +144,7 @@ export async function measure(
   let filled = fillIn(written, handFeed);
   for (const [key, value] of Object.entries(options.decide ?? {}))
     filled = filled.replace(
-      new RegExp(`^( *)${key}: '<fill in.*$`, 'm'),
+      new RegExp(`^( *)(?:${key}: '<fill in|# ${key}: \\(left out).*$`, 'm'),
       `$1${key}: ${JSON.stringify(value)}`,
     );
   writeFileSync(inferredFile, filled);
@@ -159,6 +169,15 @@ export async function measure(
     JSON.stringify(inferred.check.counts) === JSON.stringify(hand.check.counts) &&
     JSON.stringify(linesOf(inferred.check)) === JSON.stringify(linesOf(hand.check));
   if (same) return { ...base, outcome: 'right as inferred' };
+  // A setting init asked for and left out of the feed (a `# key: (left out …` line, e.g. DATEV's
+  // exclude): the feed loads, but it is the person's decision still to make, not a wrong guess.
+  const leftOut = [...filled.matchAll(/^ *# (\w+): \(left out/gm)].map((m) => m[1]);
+  if (leftOut.length > 0)
+    return {
+      ...base,
+      outcome: 'asked',
+      detail: `init asked for ${leftOut.join(', ')} and left it out until decided`,
+    };
   const ours = linesOf(inferred.check);
   const theirs = linesOf(hand.check);
   const at = ours.findIndex((line, i) => line !== theirs[i]);

@@ -10,8 +10,8 @@ import { type Measured, measure, sandboxCreated, table } from '../../support/fir
  * Issue 28, point 4: `erp-bridge init` on the exports the project ships (config/feeds/demo, each with
  * its hand-written demo feed) and on hard cases this test writes (each with the feed a person would
  * write): right as inferred (check reads the same records), asked (the feed is refused until the
- * person decides), never wrong. A format is one row of EXPORTS or HARD; statement formats (camt,
- * MT940, DATEV, xlsx, JSON Lines) are to be added as rows once init detects them.
+ * person decides), never wrong but for the documented gaps. A format is one row of EXPORTS or HARD;
+ * the demo's camt, MT940, DATEV, xlsx and JSON Lines exports are rows beside the delimited ones.
  */
 const work = mkdtempSync(join(tmpdir(), 'erp-bridge-first-feed-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -26,7 +26,7 @@ interface Row {
   /** Only where init must not decide: the outcome expected instead of "right as inferred". */
   expected?: 'asked';
   /** For an asked row: what the person decides (key -> value); then the feed must be right. */
-  decide?: Record<string, string>;
+  decide?: Record<string, unknown>;
   /**
    * A measured gap of init (wrong: other records than the hand-written feed's), with the payload
    * keys that differ and why: kept exact, so the test fails when the gap closes (update the row
@@ -56,16 +56,32 @@ const CURRENCY_GAP = {
   differs: ['currency'],
   why: 'the demo feed sends currency {const: EUR}; init infers no currency without a currency column or an "(EUR)" in the amount’s name',
 };
-const EXPORTS: Row[] = [
+/** Every record rejected: init maps the status column as is, its German values unmapped. */
+const STATUS_GAP = {
+  differs: ['records'],
+  why: 'init maps invoiceStatus to the Status column without a value map; its values (offen, bezahlt, teilbezahlt) are rejected, so no record is read where the demo feed maps them to OPEN, PAID, PARTIALLY_PAID',
+};
+const DEMO: (Pick<Row, 'gap' | 'expected' | 'decide'> & { name: string })[] = [
   { name: 'acme-bank', gap: CURRENCY_GAP },
   { name: 'sparkasse' },
   { name: 'tenant-bank', gap: CURRENCY_GAP },
   { name: 'tenant-invoices' },
-].map(({ name, gap }) => ({
+  // Statements and the other formats init detects by content (bank-accounts and plans are not
+  // measured: init has no vocabulary for those kinds and asks every required field).
+  { name: 'camt' },
+  { name: 'mt940' },
+  // A booking batch: which G/L account is the bank's is asked (the exclude, left out until decided).
+  { name: 'datev', expected: 'asked', decide: { exclude: [{ column: 'Konto', matches: '^(?!1200$)' }] } },
+  { name: 'xlsx', gap: STATUS_GAP },
+  // Also behind the status: init sends every row as SALES_INVOICE (the demo feed maps the type
+  // column, credit notes included) and leaves paid out; the status gap hides those for now.
+  { name: 'invoices', gap: STATUS_GAP },
+];
+const EXPORTS: Row[] = DEMO.map(({ name, ...rest }) => ({
   label: `demo ${name}`,
   file: () => demoExport(name),
   hand: () => demoFeed(name),
-  ...(gap ? { gap } : {}),
+  ...rest,
 }));
 
 // --- hard cases: one German bank export, rewritten the ways other banks and tools write it ---
