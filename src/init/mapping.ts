@@ -1,3 +1,4 @@
+import { INVOICE_STATUSES, type InvoiceStatus } from '../contract/enums.js';
 import type { RecordKind } from '../kinds/registry.js';
 import { KINDS } from '../kinds/registry.js';
 import type { FieldMapping } from '../sources/field-mapping.js';
@@ -119,6 +120,11 @@ export function inferMapping(
       continue;
     }
     const ref = refOf(column, columns);
+    if (field === 'invoiceStatus' && column.values.length > 0) {
+      mapping[field] = statusOf(column, ref);
+      used.add(column);
+      continue;
+    }
     if (column.values.length === 0) {
       mapping[field] = guess(
         ref,
@@ -294,5 +300,55 @@ function amountOf(
   return guess(
     ref,
     `column ${quoted(column.name)}, but every sampled amount is positive and no sign column was found: if debits are written without a minus, map the sign (docs/feeds.md, {column, sign})`,
+  );
+}
+
+/** Status words ERPs write, by their normal name (names.ts), and the contract's status they mean. */
+const STATUS_WORDS: Readonly<Record<string, InvoiceStatus>> = {
+  entwurf: 'DRAFT',
+  draft: 'DRAFT',
+  offen: 'OPEN',
+  open: 'OPEN',
+  unbezahlt: 'OPEN',
+  unpaid: 'OPEN',
+  bezahlt: 'PAID',
+  paid: 'PAID',
+  beglichen: 'PAID',
+  teilbezahlt: 'PARTIALLY_PAID',
+  teilweisebezahlt: 'PARTIALLY_PAID',
+  partiallypaid: 'PARTIALLY_PAID',
+  storniert: 'CANCELED',
+  cancelled: 'CANCELED',
+  canceled: 'CANCELED',
+};
+
+/**
+ * An invoice status column: its values as the contract names them (`OPEN`, `PAID`) are read as
+ * they are; known words (offen, bezahlt, teilbezahlt ...) get a value map, as a guess; any other
+ * value is asked with the sampled values, never passed on to be rejected row by row.
+ */
+function statusOf(column: Column, ref: string | { column: number }): Inferred<FieldMapping> {
+  const distinct = [...new Set(column.values)];
+  const statuses: readonly string[] = INVOICE_STATUSES;
+  if (distinct.every((v) => statuses.includes(v)))
+    return sure(ref, `column ${quoted(column.name)}: its name, and its values are the service's statuses`);
+  const map: Record<string, string> = {};
+  const unknown: string[] = [];
+  for (const value of distinct) {
+    const status = statuses.includes(value) ? value : STATUS_WORDS[normalName(value)];
+    if (status) map[value] = status;
+    else unknown.push(value);
+  }
+  const at = typeof ref === 'string' ? ref : ref.column;
+  if (unknown.length === 0)
+    return guess(
+      { column: at, map },
+      `column ${quoted(column.name)}: its values mapped to the service's statuses (${Object.entries(map)
+        .map(([from, to]) => `${from} → ${to}`)
+        .join(', ')}); a value the sample did not show is rejected: add it to the map`,
+    );
+  return ask(
+    `column ${quoted(column.name)} holds ${unknown.map((v) => quoted(v)).join(', ')}, which name no status the service knows (${INVOICE_STATUSES.join(', ')}): give the column a map`,
+    [{ column: at, map }],
   );
 }

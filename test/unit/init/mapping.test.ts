@@ -182,6 +182,27 @@ describe('init maps the kind fields from column names and values', () => {
     expect(got.mapping.bookingDate?.candidates).toEqual(['Datum', 'Date']);
   });
 
+  it("an invoice status column: the service's statuses read as they are, known words mapped, other words asked", () => {
+    const withStatus = (...statuses: string[]) =>
+      inferred(
+        lines(
+          'Rechnungsnummer;Rechnungsdatum;Fälligkeit;Kunde;Brutto;Status',
+          ...statuses.map((status, i) => `RE-${i};02.01.2026;16.01.2026;Kunde ${i};119,00;${status}`),
+        ),
+      ).mapping.invoiceStatus;
+    expect(withStatus('OPEN', 'PAID')).toMatchObject({ value: 'Status', certainty: 'sure' });
+    expect(withStatus('Teilbezahlt', 'storniert', 'OPEN')).toMatchObject({
+      value: {
+        column: 'Status',
+        map: { Teilbezahlt: 'PARTIALLY_PAID', storniert: 'CANCELED', OPEN: 'OPEN' },
+      },
+      certainty: 'guess',
+    });
+    const asked = withStatus('offen', 'gemahnt');
+    expect(asked).toMatchObject({ value: undefined, certainty: 'ask' });
+    expect(asked?.reason).toContain('"gemahnt"');
+  });
+
   it('an invoices list: the kind guessed from invoice number and due date, the type from the contact column', () => {
     const got = inferred(
       lines(
@@ -198,7 +219,7 @@ describe('init maps the kind fields from column names and values', () => {
       dueDate: ['Fälligkeit', 'sure'],
       totalGrossAmount: ['Brutto', 'sure'],
       contactName: ['Kunde', 'sure'],
-      invoiceStatus: ['Status', 'sure'],
+      invoiceStatus: [{ column: 'Status', map: { offen: 'OPEN', bezahlt: 'PAID' } }, 'guess'],
       invoiceType: [{ const: 'SALES_INVOICE' }, 'guess'],
     });
     expect(got.identity.externalId).toMatchObject({ value: 'Rechnungsnummer', certainty: 'guess' });
