@@ -16,7 +16,7 @@ import { runCli } from './cli-run.js';
  * Issue 28's measurement of `erp-bridge init`: one export in, the feed init writes filled in with
  * nothing but the account (and the target bank account's placeholders), then `check`'s records
  * compared with those of the feed a person wrote for the export. Shared by the test on the
- * project's own exports (npm test) and on ../shared/samples (npm run test:samples).
+ * project's own exports (npm test) and on the other projects' samples (npm run test:samples).
  */
 
 export type Outcome = 'right as inferred' | 'asked' | 'wrong';

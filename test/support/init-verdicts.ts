@@ -4,7 +4,8 @@ import type { Inferred } from '../../src/init/inferred.js';
 /**
  * How an inference compares with the feed a person wrote for the same export: per setting, right
  * (as inferred, sure or guessed), asked, guessed wrong, or — what must never happen — sure and
- * wrong. Shared by the tests on the shipped demo exports and on ../shared/samples.
+ * wrong. Shared by the tests on the shipped demo exports and on the other projects' samples
+ * (npm run test:samples).
  */
 
 /** The settings that read an export right: per key, every value that does (equivalent ones too). */

@@ -2,8 +2,8 @@ import { type CsvInference, inferCsv } from '../../../src/init/infer-csv.js';
 import type { RecordKind } from '../../../src/kinds/registry.js';
 
 /**
- * Exports written in the tests, in the shapes banks and ERPs deliver (never copied from
- * ../shared/samples): lines joined with CRLF as most of them write.
+ * Exports written in the tests, in the shapes banks and ERPs deliver (never copied from other
+ * projects' sample files): lines joined with CRLF as most of them write.
  */
 export const lines = (...rows: string[]): string => `${rows.join('\r\n')}\r\n`;
 
