@@ -48,7 +48,13 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
     .max(LIMITS.bulkItems.max);
 }
 
-const GENERIC_SETTINGS = new Set(['mode', 'emptyCellClears', 'mappedFields', 'ofKind']);
+/** The settings every kind's chunk carries; the kind's own part (`ofKind`) is added per kind. */
+const genericSettings = {
+  mode: z.enum(WRITE_MODES),
+  emptyCellClears: z.boolean(),
+  mappedFields: z.array(z.string()),
+};
+const GENERIC_SETTINGS = new Set([...Object.keys(genericSettings), 'ofKind']);
 
 /**
  * A chunk queued by a version before kinds owned their settings carries the kind's keys beside
@@ -76,9 +82,7 @@ function chunkFieldsOf(kind: RecordKind) {
     settings: z.preprocess(
       kindPartOfEarlierVersion,
       z.strictObject({
-        mode: z.enum(WRITE_MODES),
-        emptyCellClears: z.boolean(),
-        mappedFields: z.array(z.string()),
+        ...genericSettings,
         ofKind: KINDS[kind].chunk.optional(),
       }) satisfies z.ZodType<ChunkSettings>,
     ),
