@@ -7,8 +7,8 @@ import { type ArrivalMemory, listArrived, type WaitingFile } from '../sources/lo
 import { exportFile, nameOf, sha256Of } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { explainNoFile, type NoFile } from '../sources/locations/no-file.js';
-import { openLocation } from '../sources/locations/open-location.js';
 import { arrivalOf, isRemote } from '../sources/locations/source-keys.js';
+import { withFeedLocation } from '../sync/run/feed-location.js';
 import { newRunId, runIdTime } from '../sync/run-id.js';
 import { systemClock } from '../time/clock.js';
 import { checkExportOf, feedRef } from './feed-ref.js';
@@ -73,23 +73,12 @@ export async function enqueueFeed(
   options: EnqueueOptions,
   deps: ProducerDeps,
 ): Promise<EnqueueResult[]> {
-  const { feed } = loaded;
   // Before anything is claimed: a feed outside the feed directory could not be run by a worker.
   const ref = feedRef(deps.feedsDir, loaded.file);
   if (options.file !== undefined) checkExportOf(loaded, options.file, ConfigError);
-  // A symlinked export that loops or points nowhere is left out: said, as in-process sync does.
-  const location = openLocation(feed.source.location, deps.env ?? process.env, {
-    onProblem: (p) =>
-      deps.logger.warn(
-        { feed: feed.name, glob: loaded.sourceGlob, path: p.path },
-        `export file left out: ${p.problem}`,
-      ),
-  });
-  try {
-    return await enqueueFrom(location, loaded, ref, options, deps);
-  } finally {
-    await location.close();
-  }
+  return withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
+    enqueueFrom(location, loaded, ref, options, deps),
+  );
 }
 
 async function enqueueFrom(

@@ -2,9 +2,9 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { ReconcileFeedPayload } from '../../jobs/reconcile-feed.js';
 import { withLogContext } from '../logging/log-context.js';
-import { openLocation } from '../sources/locations/open-location.js';
 import type { SyncClient } from '../sync/ports.js';
 import type { ReconcileSummary } from '../sync/reconcile/summary.js';
+import { withFeedLocation } from '../sync/run/feed-location.js';
 import { notReconcilable, reconcileRun } from '../sync/run/reconcile-run.js';
 import type { Clock } from '../time/clock.js';
 import { JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -43,25 +43,23 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
     if (why) throw new JobRefused(why);
     const bindings = { reconcileId: data.reconcileId, feed: loaded.feed.name, job: String(job.id) };
     const logger = deps.logger.child({ job: String(job.id) });
-    const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
-      onProblem: (p) =>
-        logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
-    });
     try {
-      const { summary } = await withLogContext(bindings, () =>
-        reconcileRun(
-          location,
-          loaded,
-          {
-            client: deps.client,
-            clock: deps.clock,
-            logger,
-            reconcileId: data.reconcileId,
-            ...(deps.signal ? { signal: deps.signal } : {}),
-            ...(deps.target ? { target: deps.target } : {}),
-          },
-          // Cut short by the worker shutting down, it stores no summary and is released below.
-          (id) => deps.store.report(id, deps.signal),
+      const { summary } = await withFeedLocation(loaded, deps.env ?? process.env, logger, (location) =>
+        withLogContext(bindings, () =>
+          reconcileRun(
+            location,
+            loaded,
+            {
+              client: deps.client,
+              clock: deps.clock,
+              logger,
+              reconcileId: data.reconcileId,
+              ...(deps.signal ? { signal: deps.signal } : {}),
+              ...(deps.target ? { target: deps.target } : {}),
+            },
+            // Cut short by the worker shutting down, it stores no summary and is released below.
+            (id) => deps.store.report(id, deps.signal),
+          ),
         ),
       );
       return { state: summary.state, counts: summary.counts };
@@ -69,8 +67,6 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
       if (!deps.signal?.aborted) throw error;
       // Another worker runs the comparison again from the start.
       return releaseToAnotherWorker(job, token, logger, 'reconcile');
-    } finally {
-      await location.close();
     }
   };
 }

@@ -1,7 +1,7 @@
 import type { LoadedFeed } from '../config/load-feed.js';
 import { ReconcileFileSink, type ReconcileFiles } from '../report-files/reconcile-files.js';
-import { openLocation } from '../sources/locations/open-location.js';
 import type { ReconcileSummary } from '../sync/reconcile/summary.js';
+import { withFeedLocation } from '../sync/run/feed-location.js';
 import { type ReconcileRunDeps, reconcileRun } from '../sync/run/reconcile-run.js';
 
 export interface ReconcileDeps extends ReconcileRunDeps {
@@ -23,16 +23,8 @@ export interface ReconcileRun {
  * them in Redis).
  */
 export async function reconcileFeed(loaded: LoadedFeed, deps: ReconcileDeps): Promise<ReconcileRun> {
-  const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
-    onProblem: (p) =>
-      deps.logger.warn({ feed: loaded.feed.name, path: p.path }, `export file left out: ${p.problem}`),
-  });
-  try {
-    const run = await reconcileRun(location, loaded, deps, (id) =>
-      ReconcileFileSink.create(deps.reportDir, id),
-    );
-    return { summary: run.summary, files: run.report.files, repair: run.repair };
-  } finally {
-    await location.close();
-  }
+  const run = await withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
+    reconcileRun(location, loaded, deps, (id) => ReconcileFileSink.create(deps.reportDir, id)),
+  );
+  return { summary: run.summary, files: run.report.files, repair: run.repair };
 }

@@ -3,10 +3,10 @@ import type { LoadedFeed } from '../config/load-feed.js';
 import type { ReportFiles } from '../report-files/file-sink.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
-import { openLocation } from '../sources/locations/open-location.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { IdentityStore } from '../sync/identity/check.js';
 import type { RunSummary } from '../sync/report/summary.js';
+import { withFeedLocation } from '../sync/run/feed-location.js';
 import { listRun } from '../sync/run/list-run.js';
 import { runAccount } from '../sync/run/open-run.js';
 import { type RunDeps, runToEnd } from '../sync/run/run.js';
@@ -44,18 +44,9 @@ export interface FeedRunResult {
  * a time (the gate), and the import waits for a slot before reading further, so memory stays flat.
  */
 export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
-  const location = openLocation(loaded.feed.source.location, deps.env ?? process.env, {
-    onProblem: (p) =>
-      deps.logger.warn(
-        { feed: loaded.feed.name, glob: loaded.sourceGlob, path: p.path },
-        `export file left out: ${p.problem}`,
-      ),
-  });
-  try {
-    return await runFeedAt(location, loaded, dryRun, deps);
-  } finally {
-    await location.close();
-  }
+  return withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
+    runFeedAt(location, loaded, dryRun, deps),
+  );
 }
 
 async function runFeedAt(
