@@ -8,7 +8,7 @@ import { init } from '../../src/cli/commands/init-run.js';
 import { cliLogger } from '../../src/cli/log-output.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { loadFeedFile } from '../../src/config/load-feed.js';
-import type { RecordKind } from '../../src/kinds/registry.js';
+import { KINDS, type RecordKind } from '../../src/kinds/registry.js';
 import { systemClock } from '../../src/time/clock.js';
 import { runCli } from './cli-run.js';
 
@@ -67,10 +67,24 @@ function fillIn(text: string, hand: Record<string, unknown>): string {
   return filled;
 }
 
-/** A feed's records as check reads them (line and payload), or its refusal. */
+/**
+ * A feed's records as check reads them (line and payload) and as the service holds them, or its
+ * refusal. A transaction sent without a currency is kept in its bank account's currency
+ * (docs/contract.md, "Transaction in responses"; the sandbox does so): the account's currency the
+ * feed pins is filled in, so `currency: {const: EUR}` beside an EUR account is the same record as
+ * none at all — a currency the account does not hold still differs.
+ */
 async function recordsOf(feedFile: string): Promise<{ check: FeedCheck } | { refused: string }> {
   try {
-    return { check: await checkFeed(await loadFeedFile(feedFile), CHECK) };
+    const loaded = await loadFeedFile(feedFile);
+    const check = await checkFeed(loaded, CHECK);
+    const pinned = KINDS[loaded.feed.kind].pinnedCurrency?.(loaded.feed);
+    if (pinned === undefined) return { check };
+    const held = (payload: unknown) =>
+      (payload as { currency?: unknown }).currency === undefined
+        ? { ...(payload as object), currency: pinned }
+        : payload;
+    return { check: { ...check, samples: check.samples.map((s) => ({ ...s, payload: held(s.payload) })) } };
   } catch (error) {
     if (error instanceof ConfigError) return { refused: error.message };
     throw error;
@@ -95,8 +109,12 @@ function differingKeys(ours: FeedCheck, theirs: FeedCheck): string[] {
   return [...keys].sort();
 }
 
+/** Each record as `line payload`, the payload's keys sorted (records equal in any key order). */
 const linesOf = (check: FeedCheck): string[] =>
-  check.samples.map((s) => `${s.line} ${JSON.stringify(s.payload)}`);
+  check.samples.map(
+    (s) =>
+      `${s.line} ${JSON.stringify(Object.fromEntries(Object.entries(s.payload as object).sort(([a], [b]) => a.localeCompare(b))))}`,
+  );
 
 /**
  * Runs init in process (the CLI's own run function, its screen silenced) on a copy of the export in
