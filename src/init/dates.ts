@@ -52,6 +52,14 @@ export function dateColumns(columns: readonly Column[]): DateColumn[] {
   });
 }
 
+/**
+ * The formats of a date column as its cells are written: date.ts reads "2026" under `yy` too, so
+ * `dd.MM.yy` fits "02.01.2026" as well, but a note listing both would suggest a choice there is not.
+ */
+export function formatsAsWritten({ column, formats }: DateColumn): string[] {
+  return formats.filter((f) => f.includes('yyyy') !== writesShortYears(column.values, f));
+}
+
 /** The year width the cells show under a format: 2 when every year is written with two digits. */
 function writesShortYears(values: readonly string[], format: string): boolean {
   const compiled = compileDateFormat(format);

@@ -5,7 +5,7 @@ import type { DecimalSeparator } from '../sources/values/amount.js';
 import { balanceRows } from './balance-rows.js';
 import { type Column, columnsOf, refOf } from './columns.js';
 import { currencyFromNames } from './currency.js';
-import { DATE_FORMATS, dateColumns, feedDateFormat } from './dates.js';
+import { DATE_FORMATS, dateColumns, feedDateFormat, formatsAsWritten } from './dates.js';
 import { type IdentityInference, inferIdentity } from './identity.js';
 import { ask, type Inferred } from './inferred.js';
 import { inferInvoiceType } from './invoice-type.js';
@@ -37,7 +37,7 @@ export interface TableInference {
   decimalSeparator: Inferred<DecimalSeparator>;
   thousands: Inferred<string>;
   dateFormat: Inferred<string>;
-  /** Per date-like column, the formats consistent with every sampled value. */
+  /** Per date-like column, the formats consistent with every sampled value, as its cells write the year. */
   dateColumns: readonly { column: string; formats: readonly string[] }[];
   kind: Inferred<RecordKind>;
   /** Service field -> how to fill it; externalId is under `identity`. */
@@ -149,7 +149,7 @@ export function inferTable(
     decimalSeparator: numbers.decimalSeparator,
     thousands: numbers.thousands,
     dateFormat,
-    dateColumns: dated.map((d) => ({ column: d.column.name, formats: d.formats })),
+    dateColumns: dated.map((d) => ({ column: d.column.name, formats: formatsAsWritten(d) })),
     kind,
     mapping,
     missing,
