@@ -1,6 +1,5 @@
-import type { MappedRecord } from '../sources/record.js';
+import type { MappedRecord, RowProblem } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
-import { blamedFields } from './rejection-fields.js';
 
 /** Where a problem was found and why. */
 export interface Example {
@@ -63,14 +62,7 @@ export class FieldStats {
       return;
     const message = outcome.message ?? '';
     const where = { file: outcome.file, line: outcome.line };
-    const blamed = outcome.code === 'INVALID_RECORD' ? blamedFields(message, [...this.#fields.keys()]) : [];
-    const named = blamed.filter((b) => b.field !== undefined);
-    for (const { field, reason } of named) {
-      const count = this.#fields.get(field as string) as FieldCount;
-      count.rejected++;
-      if (count.examples.length < this.examplesEach) count.examples.push({ ...where, reason });
-    }
-    if (named.length > 0) return;
+    if (outcome.problems && this.#blame(outcome.problems, where)) return;
     const code = outcome.code ?? outcome.outcome;
     const key = `${outcome.outcome} ${code}`;
     let other = this.#other.get(key);
@@ -80,6 +72,28 @@ export class FieldStats {
     }
     other.count++;
     if (other.examples.length < this.examplesEach) other.examples.push({ ...where, reason: message });
+  }
+
+  /**
+   * Counts a rejected row once for each mapped field its problems name (the mapper's, sources/
+   * mapper.ts), with that field's messages as the example; false when they name none. A problem
+   * of the whole row beside them is not counted again.
+   */
+  #blame(problems: readonly RowProblem[], where: { file: string; line: number }): boolean {
+    const reasons = new Map<FieldCount, string[]>();
+    for (const { field, message } of problems) {
+      const count = field === undefined ? undefined : this.#fields.get(field);
+      if (!count) continue;
+      const said = reasons.get(count);
+      if (said) said.push(message);
+      else reasons.set(count, [message]);
+    }
+    for (const [count, messages] of reasons) {
+      count.rejected++;
+      if (count.examples.length < this.examplesEach)
+        count.examples.push({ ...where, reason: messages.join('; ') });
+    }
+    return reasons.size > 0;
   }
 
   fields(): FieldCount[] {

@@ -7,7 +7,7 @@ import type { SourceFeed } from './feed-view.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { routeCellsOf } from './formats/registry.js';
 import { DerivedIds, identityContent } from './identity.js';
-import type { MapOutcome, MappedRecord, StatementAccount } from './record.js';
+import type { MapOutcome, MappedRecord, RowProblem, StatementAccount } from './record.js';
 import type { Columns, SourceRow } from './row.js';
 import { accountKey } from './statement-account.js';
 import { compileDateFormat } from './values/date.js';
@@ -86,6 +86,14 @@ export function compileMapper<K extends RecordKind>(
   const identityValues: (Converted | undefined)[] = new Array(identityFields.length);
   const { sendsExternalId } = definition;
 
+  // A contract issue concerns the mapped field its path begins with; one of another field (an
+  // implicit one, a derived externalId) or of the whole record is the row's.
+  const mapped = new Set(readers.map(([field]) => field));
+  const contractProblem = (issue: { path: readonly PropertyKey[]; message: string }): RowProblem => {
+    const message = `${issue.path.join('.') || 'record'}: ${issue.message}`;
+    const field = issue.path[0];
+    return typeof field === 'string' && mapped.has(field) ? { field, message } : { message };
+  };
   const amountReader = readers.find(([field]) => field === amountField)?.[1];
   const statementAccountOf = statementAccountReader(feed, columns);
   const readerIsMoney = readers.map(([field]) => fields[field]?.type === 'amount');
@@ -113,15 +121,18 @@ export function compileMapper<K extends RecordKind>(
       return { kind: 'excluded', record: { file: row.file, line: row.line, reason, amount } };
     }
     const payload: Record<string, unknown> = {};
-    const problems: string[] = [];
+    // Made for the first problem only: a row that maps allocates none.
+    let problems: RowProblem[] | undefined;
     let amount: string | undefined;
     identityValues.fill(undefined);
     moneyDecimals.fill(undefined);
     for (let r = 0; r < readers.length; r++) {
       const [field, read] = readers[r] as [string, FieldReader];
       const result = read(row);
-      if (!result.ok) problems.push(result.reason);
-      else if (result.value !== undefined) {
+      if (!result.ok) {
+        problems ??= [];
+        problems.push({ field, message: result.reason });
+      } else if (result.value !== undefined) {
         payload[field] = (result.value as Converted).value;
         if (field === amountField) amount = result.value.decimal;
         if (readerIsMoney[r]) moneyDecimals[r] = result.value.decimal;
@@ -137,19 +148,7 @@ export function compileMapper<K extends RecordKind>(
       if (slot >= 0) identityValues[slot] = { value };
     }
     const sourceId = typeof payload.externalId === 'string' ? payload.externalId : undefined;
-    if (problems.length > 0) {
-      return {
-        kind: 'rejected',
-        record: {
-          file: row.file,
-          line: row.line,
-          externalId: sourceId,
-          code: 'INVALID_RECORD',
-          message: problems.join('; '),
-          amount,
-        },
-      };
-    }
+    if (problems) return rejectedRow(row, sourceId, amount, 'INVALID_RECORD', problems);
     const externalId =
       sourceId ??
       ids.next(
@@ -162,13 +161,7 @@ export function compileMapper<K extends RecordKind>(
     else payload.externalId = externalId;
     const valid = schema.safeParse(payload);
     if (!valid.success)
-      return rejectedRow(
-        row,
-        externalId,
-        amount,
-        'INVALID_RECORD',
-        valid.error.issues.map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; '),
-      );
+      return rejectedRow(row, externalId, amount, 'INVALID_RECORD', valid.error.issues.map(contractProblem));
     const statementAccount = statementAccountOf?.(row, payload);
     const currency =
       (typeof payload.currency === 'string' ? payload.currency : undefined) ??
@@ -178,7 +171,7 @@ export function compileMapper<K extends RecordKind>(
     if (tooFine) return rejectedRow(row, externalId, amount, 'INVALID_RECORD', tooFine);
     const routed = definition.route?.(feed, statementAccount, valid.data);
     if (routed !== undefined && 'rejected' in routed)
-      return rejectedRow(row, externalId, amount, 'UNKNOWN_ACCOUNT', routed.rejected);
+      return rejectedRow(row, externalId, amount, 'UNKNOWN_ACCOUNT', [{ message: routed.rejected }]);
     const record: MappedRecord<RecordOf<K>['payload']> = {
       file: row.file,
       line: row.line,
@@ -194,14 +187,22 @@ export function compileMapper<K extends RecordKind>(
   };
 }
 
+/**
+ * A rejected row with its problems, and its message made of theirs: the text people and the report
+ * files read is the problems joined by "; ", so the two cannot tell different stories.
+ */
 function rejectedRow<R extends MappedRecord>(
   row: SourceRow,
-  externalId: string,
+  externalId: string | undefined,
   amount: string | undefined,
   code: 'INVALID_RECORD' | 'UNKNOWN_ACCOUNT',
-  message: string,
+  problems: readonly RowProblem[],
 ): MapOutcome<R> {
-  return { kind: 'rejected', record: { file: row.file, line: row.line, externalId, code, message, amount } };
+  const message = problems.map((problem) => problem.message).join('; ');
+  return {
+    kind: 'rejected',
+    record: { file: row.file, line: row.line, externalId, code, message, problems, amount },
+  };
 }
 
 /**
@@ -263,7 +264,7 @@ function fractionDigitsCheck(
   readers: readonly (readonly [string, FieldReader])[],
   decimals: readonly (string | undefined)[],
   mapping: SourceFeed<RecordKind>['mapping'],
-): (currency: string) => string | undefined {
+): (currency: string) => RowProblem[] | undefined {
   let lastCurrency: string | undefined;
   let lastDigits: number | undefined;
   return (currency) => {
@@ -273,16 +274,19 @@ function fractionDigitsCheck(
     }
     const digits = lastDigits;
     if (digits === undefined) return undefined;
-    let problems = '';
+    let problems: RowProblem[] | undefined;
     for (let r = 0; r < decimals.length; r++) {
       const decimal = decimals[r];
       if (decimal === undefined || fractionDigitsIn(decimal) <= digits) continue;
       const field = readers[r]?.[0] ?? '';
       const column = mapping[field];
       const where = typeof column === 'string' ? ` (column ${JSON.stringify(column)})` : '';
-      if (problems !== '') problems += '; ';
-      problems += `${field}${where}: ${decimal} has ${fractionDigitsIn(decimal)} fraction digits, more than ${currency} has (${digits}); it is not rounded`;
+      problems ??= [];
+      problems.push({
+        field,
+        message: `${field}${where}: ${decimal} has ${fractionDigitsIn(decimal)} fraction digits, more than ${currency} has (${digits}); it is not rounded`,
+      });
     }
-    return problems === '' ? undefined : problems;
+    return problems;
   };
 }

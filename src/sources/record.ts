@@ -22,13 +22,25 @@ export interface MappedRecord<P = unknown> {
   booking?: Booking;
 }
 
+/**
+ * One thing wrong with a row the mapper rejects: the mapped field it concerns (none: the row's as
+ * a whole, e.g. a statement account no target is known for) and what, as the message says it.
+ */
+export interface RowProblem {
+  field?: string;
+  message: string;
+}
+
 /** A source record that never leaves the process: why, and where. */
 export interface RejectedRecord {
   file: string;
   line: number;
   externalId?: string;
   code: 'INVALID_RECORD' | 'UNREADABLE_ROW' | 'UNKNOWN_ACCOUNT';
+  /** For people and the report files: the problems' messages joined by "; ". */
   message: string;
+  /** The mapper's rejections: the problems the message is made of, each with its field (check counts by them). */
+  problems?: readonly RowProblem[];
   amount?: string;
 }
 

@@ -1,3 +1,5 @@
+import type { RowProblem } from '../sources/record.js';
+
 /** What became of one source record. */
 export const OUTCOMES = ['created', 'updated', 'skipped', 'rejected', 'failed'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -17,6 +19,11 @@ export interface RecordOutcome {
   serviceId?: number;
   code?: string;
   message?: string;
+  /**
+   * A row the mapper rejected: the problems `message` is made of, each with the mapped field it
+   * concerns, as `check` counts them per field. The report files write the message only.
+   */
+  problems?: readonly RowProblem[];
   /** Exact decimal amount, for control totals. */
   amount?: string;
   /**

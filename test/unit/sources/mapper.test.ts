@@ -204,3 +204,110 @@ describe('compileMapper', () => {
     );
   });
 });
+
+describe('compileMapper: the problems of a rejected row', () => {
+  /** Each rejection's problems, and its message checked to be theirs joined by "; ". */
+  const problemsOf = (outcomes: readonly MapOutcome[]) =>
+    outcomes.map((o) => {
+      if (o.kind !== 'rejected') return o.kind;
+      const { message, problems } = o.record;
+      expect(message).toBe(problems?.map((p) => p.message).join('; '));
+      return problems;
+    });
+
+  it('names the mapped field of each: a bad amount or date, a required cell empty, a contract issue, too fine a fraction', async () => {
+    const tooLong = 'X'.repeat(256);
+    const out = await mapAll(
+      txFeed('  externalId: ID\n  bookingDate: Datum\n  amount: Betrag\n  currency: Währung'),
+      [
+        'ID;Datum;Betrag;Währung',
+        'A1;01.02.2026;abc;EUR',
+        'A2;31.02.2026;1,00;EUR',
+        'A3;01.02.2026;;EUR',
+        `${tooLong};01.02.2026;1,00;EUR`,
+        'A5;01.02.2026;0,001;EUR',
+        'A6;1.2.;zwölf;EUR',
+        'A7;01.02.2026;1,00;EUR',
+      ].join('\n'),
+    );
+    expect(problemsOf(out)).toEqual([
+      [
+        {
+          field: 'amount',
+          message: expect.stringMatching(/^amount \(column "Betrag"\): "abc" is not an amount/),
+        },
+      ],
+      [
+        {
+          field: 'bookingDate',
+          message: expect.stringMatching(
+            /^bookingDate \(column "Datum"\): "31.02.2026" is not a calendar date/,
+          ),
+        },
+      ],
+      [{ field: 'amount', message: 'amount (column "Betrag"): required, but the cell is empty' }],
+      [{ field: 'externalId', message: expect.stringMatching(/^externalId: /) }],
+      [
+        {
+          field: 'amount',
+          message:
+            'amount (column "Betrag"): 0.001 has 3 fraction digits, more than EUR has (2); it is not rounded',
+        },
+      ],
+      [
+        {
+          field: 'bookingDate',
+          message: expect.stringMatching(/^bookingDate \(column "Datum"\): "1\.2\." /),
+        },
+        { field: 'amount', message: expect.stringMatching(/^amount \(column "Betrag"\): "zwölf" /) },
+      ],
+      'mapped',
+    ]);
+    // The message as people and the report files read it, unchanged: the problems joined by "; ".
+    const both = out[5]?.kind === 'rejected' ? out[5].record.message : '';
+    expect(both).toMatch(
+      /^bookingDate \(column "Datum"\): "1\.2\." .*; amount \(column "Betrag"\): "zwölf" /,
+    );
+  });
+
+  it('names the field whatever its message begins with (a field read from several columns)', async () => {
+    const out = await mapAll(
+      txFeed('  bookingDate: {columns: [Tag, Monat], separator: "."}\n  amount: Betrag'),
+      'Tag;Monat;Betrag\n31;02.2026;1,00\n',
+    );
+    expect(problemsOf(out)).toEqual([
+      [{ field: 'bookingDate', message: expect.not.stringMatching(/^bookingDate/) }],
+    ]);
+  });
+
+  it('gives a contract issue of a mapped field to it, and a problem of the whole row (its account) to no field', async () => {
+    const { feed } = parseFeed(
+      'name: c\nkind: categories\nsource: {path: c.csv, format: csv, delimiter: ";"}\nmapping: {accountExternalId: tenant, path: path, type: type}',
+      '/feeds/feed.yaml',
+    );
+    const mapper = compileMapper(feed, undefined);
+    const row = (cells: Record<string, string>) => ({
+      file: 'c.csv',
+      line: 2,
+      cell: (ref: string | number) => cells[String(ref)],
+      text: () => '',
+    });
+    const out = [
+      mapper(row({ tenant: 'nordwind', path: 'Office', type: 'NOPE' })),
+      mapper(row({ tenant: '', path: 'Office', type: 'EXPENSE_OPERATIONAL' })),
+    ];
+    expect(problemsOf(out)).toEqual([
+      [{ field: 'type', message: expect.stringMatching(/^type: /) }],
+      [
+        {
+          message:
+            "the record names no customer account (accountExternalId is empty) and the feed has no accountId: fill in the account's externalId, or give the feed an accountId for such records",
+        },
+      ],
+    ]);
+    expect(out.map((o) => (o.kind === 'rejected' ? o.record.code : o.kind))).toEqual([
+      'INVALID_RECORD',
+      'UNKNOWN_ACCOUNT',
+    ]);
+  });
+});
