@@ -116,7 +116,7 @@ export function inferTable(
   if (kindValue === 'invoices' && !mapping.invoiceType) {
     const contact = mapping.contactName?.value;
     const column = typeof contact === 'string' ? columns.find((c) => c.name === contact) : undefined;
-    mapping.invoiceType = inferInvoiceType(column);
+    mapping.invoiceType = inferInvoiceType(columns, column, used);
   }
   Object.assign(mapping, options.fixed);
   const required = Object.entries(fields).flatMap(([field, spec]) => (spec.required ? [field] : []));

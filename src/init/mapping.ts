@@ -18,6 +18,7 @@ import {
   TRANSACTION_NAMES,
 } from './names.js';
 import { type SignColumn, signedAmount, signReason } from './sign.js';
+import { valueMapOf } from './value-map.js';
 
 /** What the mapping's value checks read cells with: the inferred separator and date format. */
 export interface ValueStyle {
@@ -126,6 +127,8 @@ export function inferMapping(
       continue;
     }
     if (column.values.length === 0) {
+      // A column named as a status (bezahlt, paid) may be a flag: a date only when its values are.
+      if (spec.type === 'date' && STATUS_WORDS[normalName(column.name)]) continue;
       mapping[field] = guess(
         ref,
         `column ${quoted(column.name)} by its name; the sample has no value in it to check`,
@@ -322,33 +325,6 @@ const STATUS_WORDS: Readonly<Record<string, InvoiceStatus>> = {
   canceled: 'CANCELED',
 };
 
-/**
- * An invoice status column: its values as the contract names them (`OPEN`, `PAID`) are read as
- * they are; known words (offen, bezahlt, teilbezahlt ...) get a value map, as a guess; any other
- * value is asked with the sampled values, never passed on to be rejected row by row.
- */
-function statusOf(column: Column, ref: string | { column: number }): Inferred<FieldMapping> {
-  const distinct = [...new Set(column.values)];
-  const statuses: readonly string[] = INVOICE_STATUSES;
-  if (distinct.every((v) => statuses.includes(v)))
-    return sure(ref, `column ${quoted(column.name)}: its name, and its values are the service's statuses`);
-  const map: Record<string, string> = {};
-  const unknown: string[] = [];
-  for (const value of distinct) {
-    const status = statuses.includes(value) ? value : STATUS_WORDS[normalName(value)];
-    if (status) map[value] = status;
-    else unknown.push(value);
-  }
-  const at = typeof ref === 'string' ? ref : ref.column;
-  if (unknown.length === 0)
-    return guess(
-      { column: at, map },
-      `column ${quoted(column.name)}: its values mapped to the service's statuses (${Object.entries(map)
-        .map(([from, to]) => `${from} → ${to}`)
-        .join(', ')}); a value the sample did not show is rejected: add it to the map`,
-    );
-  return ask(
-    `column ${quoted(column.name)} holds ${unknown.map((v) => quoted(v)).join(', ')}, which name no status the service knows (${INVOICE_STATUSES.join(', ')}): give the column a map`,
-    [{ column: at, map }],
-  );
-}
+/** An invoice status column, mapped as valueMapOf maps a column of words. */
+const statusOf = (column: Column, ref: string | { column: number }): Inferred<FieldMapping> =>
+  valueMapOf(column, ref, { noun: ['status', 'statuses'], values: INVOICE_STATUSES, words: STATUS_WORDS });

@@ -61,7 +61,8 @@ export const INVOICE_NAMES: Readonly<Record<string, NamePatterns>> = {
   ],
   invoiceDate: [/^(rechnungsdatum|invoicedate|belegdatum|documentdate)$/, /^(datum|date)$/],
   dueDate: [/^(faellig|faelligkeit|faelligam|faelligkeitsdatum|duedate|due|zahlungsziel)$/, /faellig|due/],
-  paidDate: [/^(bezahltam|zahlungsdatum|zahldatum|paiddate|paymentdate|paidon)$/],
+  // "paid"/"bezahlt" may as well be a flag or a status: a date only when its values are dates (mapping.ts).
+  paidDate: [/^(bezahltam|zahlungsdatum|zahldatum|paiddate|paymentdate|paidon)$/, /^(paid|bezahlt)$/],
   totalGrossAmount: [
     /^(brutto|bruttobetrag|betragbrutto|gesamtbrutto|rechnungsbetrag|gross|grossamount|totalgross|totalgrossamount|total)$/,
     /brutto|gross/,
@@ -99,6 +100,12 @@ export const CREDIT_NAMES: NamePatterns = [
 export const ID_NAMES: NamePatterns = [
   /^(id|buchungsid|transaktionsid|transactionid|umsatzid|referenz|reference|ref|belegnummer|belegnr|rechnungsnummer|rechnungsnr|invoicenumber|invoiceno|externalid|uuid)$/,
   /(^id$|id$|nummer$|nr$|number$|referenz$|reference$)/,
+];
+
+/** A column that says which document a row is (invoice or credit note): invoice-type.ts. */
+export const INVOICE_TYPE_NAMES: NamePatterns = [
+  /^(invoicetype|documenttype|doctype|rechnungsart|rechnungstyp|belegart|belegtyp|dokumentart|dokumenttyp)$/,
+  /^(type|typ)$/,
 ];
 
 /** Columns that name the counterparty's side of an invoice: a customer's are sales, a supplier's purchases. */

@@ -10,7 +10,7 @@ import { type Measured, measure, sandboxCreated, table } from '../../support/fir
  * Issue 28, point 4: `erp-bridge init` on the exports the project ships (config/feeds/demo, each with
  * its hand-written demo feed) and on hard cases this test writes (each with the feed a person would
  * write): right as inferred (check reads the same records), asked (the feed is refused until the
- * person decides), never wrong but for the documented gaps. A format is one row of EXPORTS or HARD;
+ * person decides), never wrong. A format is one row of EXPORTS or HARD;
  * the demo's camt, MT940, DATEV, xlsx and JSON Lines exports are rows beside the delimited ones.
  */
 const work = mkdtempSync(join(tmpdir(), 'erp-bridge-first-feed-test-'));
@@ -27,12 +27,6 @@ interface Row {
   expected?: 'asked';
   /** For an asked row: what the person decides (key -> value); then the feed must be right. */
   decide?: Record<string, unknown>;
-  /**
-   * A measured gap of init (wrong: other records than the hand-written feed's), with the payload
-   * keys that differ and why: kept exact, so the test fails when the gap closes (update the row
-   * and the notes) or another field goes wrong.
-   */
-  gap?: { differs: string[]; why: string };
 }
 
 const demoFeed = (name: string) => parse(readFileSync(`config/feeds/demo/${name}.yaml`, 'utf8'));
@@ -52,12 +46,7 @@ function demoExport(name: string): string {
 }
 
 /** The project's own delimited exports with their hand-written demo feeds. */
-/** Every record rejected: init maps the status column as is, its German values unmapped. */
-const TYPE_GAP = {
-  differs: ['invoiceType', 'paidDate'],
-  why: 'the demo feed maps the type column (invoice, credit_note) and paid as paidDate; init sends every row as SALES_INVOICE (a constant from the customer column) and maps no paid date',
-};
-const DEMO: (Pick<Row, 'gap' | 'expected' | 'decide'> & { name: string })[] = [
+const DEMO: (Pick<Row, 'expected' | 'decide'> & { name: string })[] = [
   { name: 'acme-bank' },
   { name: 'sparkasse' },
   { name: 'tenant-bank' },
@@ -69,7 +58,8 @@ const DEMO: (Pick<Row, 'gap' | 'expected' | 'decide'> & { name: string })[] = [
   // A booking batch: which G/L account is the bank's is asked (the exclude, left out until decided).
   { name: 'datev', expected: 'asked', decide: { exclude: [{ column: 'Konto', matches: '^(?!1200$)' }] } },
   { name: 'xlsx' },
-  { name: 'invoices', gap: TYPE_GAP },
+  // The type column mapped by its words (invoice, credit_note) on the customer's side; paid as paidDate.
+  { name: 'invoices' },
 ];
 const EXPORTS: Row[] = DEMO.map(({ name, ...rest }) => ({
   label: `demo ${name}`,
@@ -249,14 +239,10 @@ describe('the measurement compares records as the service holds them', () => {
 describe('init measured: the project’s own exports and hard cases (issue 28, point 4)', () => {
   const measured: Measured[] = [];
   for (const row of [...EXPORTS, ...HARD])
-    it(`${row.label}: ${row.gap ? `a known gap (${row.gap.differs.join(', ')})` : `${row.expected ?? 'right as inferred'}${row.decide ? ', right once decided' : ''}; a sandbox sync creates what the hand-written feed creates`}`, async () => {
+    it(`${row.label}: ${row.expected ?? 'right as inferred'}${row.decide ? ', right once decided' : ''}; a sandbox sync creates what the hand-written feed creates`, async () => {
       const options = { label: row.label, ...(row.kind ? { kind: row.kind } : {}) };
       let result = await measure(row.file(), row.hand(), options);
       measured.push(result);
-      if (row.gap) {
-        expect([result.outcome, result.differs], result.detail).toEqual(['wrong', row.gap.differs]);
-        return;
-      }
       expect(result.outcome, result.detail).not.toBe('wrong');
       expect(result.outcome, result.detail).toBe(row.expected ?? 'right as inferred');
       if (row.decide) {

@@ -226,6 +226,99 @@ describe('init maps the kind fields from column names and values', () => {
     expect(got.identity.derivedFrom).toEqual(KINDS.invoices.identityFields);
   });
 
+  describe('the invoice type from a column naming the document', () => {
+    const typed = (contact: string, type: string, ...values: string[]) =>
+      inferred(
+        lines(
+          `Rechnungsnummer;Rechnungsdatum;Fälligkeit;${contact};Brutto;${type}`,
+          ...values.map((value, i) => `RE-${i};02.01.2026;16.01.2026;Firma ${i};119,00;${value}`),
+        ),
+      ).mapping.invoiceType;
+
+    it("known words on the customer's side: a value map to sales types, a guess", () => {
+      const got = typed('Kunde', 'Belegart', 'Rechnung', 'Gutschrift', 'Rechnung');
+      expect(got).toMatchObject({
+        value: { column: 'Belegart', map: { Rechnung: 'SALES_INVOICE', Gutschrift: 'SALES_CREDIT_NOTE' } },
+        certainty: 'guess',
+      });
+      expect(got?.reason).toContain('"Kunde" names customers');
+    });
+
+    // A guessed value map of the type column: the contact column, the type column, its words mapped.
+    const MAPPED: [string, string, string, Record<string, string>][] = [
+      [
+        "known words on the supplier's side: purchase types",
+        'Lieferant',
+        'Document Type',
+        { invoice: 'PURCHASE_INVOICE', credit_note: 'PURCHASE_CREDIT_NOTE' },
+      ],
+      [
+        'words that say their side (Eingangsrechnung) need no contact column to tell it',
+        'Firma',
+        'Belegtyp',
+        { Eingangsrechnung: 'PURCHASE_INVOICE', Eingangsgutschrift: 'PURCHASE_CREDIT_NOTE' },
+      ],
+    ];
+    for (const [title, contact, type, words] of MAPPED)
+      it(title, () => {
+        expect(typed(contact, type, ...Object.keys(words))).toMatchObject({
+          value: { column: type, map: words },
+          certainty: 'guess',
+        });
+      });
+
+    it('no column says whose: sales or purchase asked, with both maps', () => {
+      const got = typed('Firma', 'Typ', 'RE', 'GS');
+      expect(got).toMatchObject({ value: undefined, certainty: 'ask' });
+      expect(got?.reason).toMatch(/^sales or purchase\? column "Typ"/);
+      expect(got?.candidates).toEqual([
+        { column: 'Typ', map: { RE: 'SALES_INVOICE', GS: 'SALES_CREDIT_NOTE' } },
+        { column: 'Typ', map: { RE: 'PURCHASE_INVOICE', GS: 'PURCHASE_CREDIT_NOTE' } },
+      ]);
+    });
+
+    it('a value no word is known for: asked, naming it', () => {
+      const got = typed('Kunde', 'Type', 'invoice', 'Mahnung');
+      expect(got).toMatchObject({ value: undefined, certainty: 'ask' });
+      expect(got?.reason).toContain('"Mahnung"');
+      expect(got?.reason).not.toContain('"invoice"');
+    });
+
+    it("the service's own types are read as they are, sure, whatever the contact column", () => {
+      expect(typed('Firma', 'Invoice Type', 'SALES_INVOICE', 'PURCHASE_CREDIT_NOTE')).toMatchObject({
+        value: 'Invoice Type',
+        certainty: 'sure',
+      });
+    });
+
+    it("no type column: today's constant from the contact column's name", () => {
+      // Guards the old behaviour beside the new one (it held before this change too).
+      expect(typed('Lieferant', 'Notiz', 'Wartung', 'Material')).toMatchObject({
+        value: { const: 'PURCHASE_INVOICE' },
+        certainty: 'guess',
+      });
+    });
+  });
+
+  it('the paid date: "paid" or "bezahlt" only when its values are dates, never a flag column', () => {
+    const paid = (name: string, ...values: string[]) =>
+      inferred(
+        lines(
+          `Rechnungsnummer;Rechnungsdatum;Fälligkeit;Kunde;Brutto;${name}`,
+          ...values.map((value, i) => `RE-${i};02.01.2026;16.01.2026;Firma ${i};119,00;${value}`),
+        ),
+      ).mapping.paidDate;
+    expect(paid('paid', '20.01.2026', '')).toMatchObject({ value: 'paid', certainty: 'sure' });
+    expect(paid('Bezahlt', '20.01.2026', '21.01.2026')).toMatchObject({
+      value: 'Bezahlt',
+      certainty: 'sure',
+    });
+    expect(paid('Bezahlt', 'ja', 'nein')).toBeUndefined();
+    // An empty "bezahlt" column cannot show dates: no guess by its name.
+    expect(paid('bezahlt', '', '')).toBeUndefined();
+    expect(paid('Bezahlt am', '', '')).toMatchObject({ value: 'Bezahlt am', certainty: 'guess' });
+  });
+
   it('a kind without a vocabulary (plans): nothing mapped by name, every required field asked', () => {
     const got = inferred(SPARKASSE, 'plans');
     expect(got.kind).toMatchObject({ value: 'plans', certainty: 'sure' });
