@@ -29,6 +29,8 @@ export interface Measured {
   settings: { sure: number; guess: number; ask: number };
   /** Why it was asked (the loader's refusal) or wrong (the first differing record). */
   detail?: string;
+  /** Asked, and right as inferred once the person decided what init asked. */
+  decided?: boolean;
   /** When wrong: the payload keys whose values differ from the hand-written feed's (`records` when their number or lines do). */
   differs?: string[];
   /** The written feed file and the hand-written one, for a sandbox sync. */
@@ -234,7 +236,7 @@ export function table(rows: readonly Measured[]): string {
     ...head,
     ...rows.map(
       (r) =>
-        `| ${r.export} | ${r.format} | ${r.outcome}${r.differs ? ` (${r.differs.join(', ')})` : ''} | ${r.settings.sure} | ${r.settings.guess} | ${r.settings.ask} |`,
+        `| ${r.export} | ${r.format} | ${r.outcome}${r.decided ? ' (right once decided)' : ''}${r.differs ? ` (${r.differs.join(', ')})` : ''} | ${r.settings.sure} | ${r.settings.guess} | ${r.settings.ask} |`,
     ),
   ].join('\n');
 }
