@@ -27,9 +27,12 @@ export class Totals {
   readonly #tally = new RunTally();
   readonly #dates = new Map<string, { from: string; to: string }>();
   readonly #dateFields: string[];
+  /** The currency of records that name none: their target bank account's (a transactions feed's). */
+  readonly #pinned: string | undefined;
   #records = 0;
 
   constructor(feed: Feed) {
+    this.#pinned = KINDS[feed.kind].pinnedCurrency?.(feed);
     this.#dateFields = Object.entries(KINDS[feed.kind].fields)
       .filter(([, spec]) => spec.type === 'date')
       .map(([field]) => field);
@@ -42,6 +45,7 @@ export class Totals {
       const currency =
         (typeof payload.currency === 'string' ? payload.currency : undefined) ??
         record.route?.currency ??
+        this.#pinned ??
         NO_CURRENCY;
       let sum = this.#sums.get(currency);
       if (!sum) {

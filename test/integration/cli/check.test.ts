@@ -41,6 +41,19 @@ const CLEAN = [
 const check = (args: readonly string[]) => runCli(['check', ...args], {});
 
 describe('erp-bridge check', () => {
+  it('records that name no currency are totalled in their bank account’s currency', async () => {
+    const feed = csvFeed(
+      'pinned',
+      CLEAN,
+      'externalId: Buchungs-ID\n  bookingDate: Buchungsdatum\n  amount: Betrag\n  purpose: Verwendungszweck',
+    );
+    const ran = await check([feed, '--json']);
+    const out = JSON.parse(ran.stdout) as {
+      feeds: { check: { totals: { wouldSend: { amounts: Record<string, string> } } } }[];
+    };
+    expect(out.feeds[0]?.check.totals.wouldSend.amounts).toEqual({ EUR: '1105.51' });
+  });
+
   it('a clean CSV feed: exit 0, per field counts, identities, totals and the first records as payloads', async () => {
     const ran = await check([csvFeed('clean', CLEAN), '--show', '2']);
     expect(ran.stderr).toBe('');
