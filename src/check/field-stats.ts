@@ -1,4 +1,4 @@
-import type { MappedRecord, RowProblem } from '../sources/record.js';
+import type { MappedRecord, RecordProblem } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 
 /** Where a problem was found and why. */
@@ -79,7 +79,7 @@ export class FieldStats {
    * mapper.ts), with that field's messages as the example; false when they name none. A problem
    * of the whole row beside them is not counted again.
    */
-  #blame(problems: readonly RowProblem[], where: { file: string; line: number }): boolean {
+  #blame(problems: readonly RecordProblem[], where: { file: string; line: number }): boolean {
     const reasons = new Map<FieldCount, string[]>();
     for (const { field, message } of problems) {
       const count = field === undefined ? undefined : this.#fields.get(field);

@@ -7,7 +7,7 @@ import type { SourceFeed } from './feed-view.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { routeCellsOf } from './formats/registry.js';
 import { DerivedIds, identityContent } from './identity.js';
-import type { MapOutcome, MappedRecord, RowProblem, StatementAccount } from './record.js';
+import type { MapOutcome, MappedRecord, RecordProblem, StatementAccount } from './record.js';
 import type { Columns, SourceRow } from './row.js';
 import { accountKey } from './statement-account.js';
 import { compileDateFormat } from './values/date.js';
@@ -89,7 +89,7 @@ export function compileMapper<K extends RecordKind>(
   // A contract issue concerns the mapped field its path begins with; one of another field (an
   // implicit one, a derived externalId) or of the whole record is the row's.
   const mapped = new Set(readers.map(([field]) => field));
-  const contractProblem = (issue: { path: readonly PropertyKey[]; message: string }): RowProblem => {
+  const contractProblem = (issue: { path: readonly PropertyKey[]; message: string }): RecordProblem => {
     const message = `${issue.path.join('.') || 'record'}: ${issue.message}`;
     const field = issue.path[0];
     return typeof field === 'string' && mapped.has(field) ? { field, message } : { message };
@@ -122,7 +122,7 @@ export function compileMapper<K extends RecordKind>(
     }
     const payload: Record<string, unknown> = {};
     // Made for the first problem only: a row that maps allocates none.
-    let problems: RowProblem[] | undefined;
+    let problems: RecordProblem[] | undefined;
     let amount: string | undefined;
     identityValues.fill(undefined);
     moneyDecimals.fill(undefined);
@@ -196,7 +196,7 @@ function rejectedRow<R extends MappedRecord>(
   externalId: string | undefined,
   amount: string | undefined,
   code: 'INVALID_RECORD' | 'UNKNOWN_ACCOUNT',
-  problems: readonly RowProblem[],
+  problems: readonly RecordProblem[],
 ): MapOutcome<R> {
   const message = problems.map((problem) => problem.message).join('; ');
   return {
@@ -264,7 +264,7 @@ function fractionDigitsCheck(
   readers: readonly (readonly [string, FieldReader])[],
   decimals: readonly (string | undefined)[],
   mapping: SourceFeed<RecordKind>['mapping'],
-): (currency: string) => RowProblem[] | undefined {
+): (currency: string) => RecordProblem[] | undefined {
   let lastCurrency: string | undefined;
   let lastDigits: number | undefined;
   return (currency) => {
@@ -274,7 +274,7 @@ function fractionDigitsCheck(
     }
     const digits = lastDigits;
     if (digits === undefined) return undefined;
-    let problems: RowProblem[] | undefined;
+    let problems: RecordProblem[] | undefined;
     for (let r = 0; r < decimals.length; r++) {
       const decimal = decimals[r];
       if (decimal === undefined || fractionDigitsIn(decimal) <= digits) continue;

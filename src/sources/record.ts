@@ -26,7 +26,7 @@ export interface MappedRecord<P = unknown> {
  * One thing wrong with a row the mapper rejects: the mapped field it concerns (none: the row's as
  * a whole, e.g. a statement account no target is known for) and what, as the message says it.
  */
-export interface RowProblem {
+export interface RecordProblem {
   field?: string;
   message: string;
 }
@@ -40,7 +40,7 @@ export interface RejectedRecord {
   /** For people and the report files: the problems' messages joined by "; ". */
   message: string;
   /** The mapper's rejections: the problems the message is made of, each with its field (check counts by them). */
-  problems?: readonly RowProblem[];
+  problems?: readonly RecordProblem[];
   amount?: string;
 }
 

@@ -1,4 +1,4 @@
-import type { RowProblem } from '../sources/record.js';
+import type { RecordProblem } from '../sources/record.js';
 
 /** What became of one source record. */
 export const OUTCOMES = ['created', 'updated', 'skipped', 'rejected', 'failed'] as const;
@@ -23,7 +23,7 @@ export interface RecordOutcome {
    * A row the mapper rejected: the problems `message` is made of, each with the mapped field it
    * concerns, as `check` counts them per field. The report files write the message only.
    */
-  problems?: readonly RowProblem[];
+  problems?: readonly RecordProblem[];
   /** Exact decimal amount, for control totals. */
   amount?: string;
   /**
