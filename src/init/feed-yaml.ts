@@ -190,7 +190,7 @@ export function feedYaml(inference: FeedInference, options: FeedYamlOptions): Fe
   const { sample } = inference;
   w.comment(
     '',
-    `Written by erp-bridge init from ${options.exportName} (${sample.complete ? 'the whole file' : `its first ${sample.bytes} bytes`}, ${sample.rows} rows).`,
+    `Written by erp-bridge init from ${options.exportName} (${sample.complete ? 'the whole file' : `${sample.bytes} bytes of it`}, ${sample.rows} rows).`,
     'Each setting says how it was found: "sure" (the values prove it), "guess" (likely: check it),',
     '"<fill in: ...>" (init cannot decide: erp-bridge check and sync refuse this file until you replace it).',
     `Then: erp-bridge check <this file> shows what every record would become (docs/check.md).`,

@@ -80,7 +80,7 @@ export async function init(exportPath: string, flags: InitFlags): Promise<ExitCo
   const open = decisions.filter((d) => d.required);
   const leftOut = decisions.filter((d) => !d.required);
   const lines = [
-    `wrote ${out} from ${from} (${inference.sample.rows} rows looked at${inference.sample.complete ? '' : `, the first ${inference.sample.bytes} bytes`})`,
+    `wrote ${out} from ${from} (${inference.sample.rows} rows looked at${inference.sample.complete ? '' : `, ${inference.sample.bytes} bytes of it read`})`,
     'inferred (sure: the values prove it; guess: likely, check it; ask: yours to decide):',
     ...inferredText(inferredRows(inference)),
     ...(open.length

@@ -1,12 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SAMPLE_BYTES, SAMPLE_ROWS } from '../../../src/init/sample.js';
 import { runCli } from '../../support/cli-run.js';
 import { fillIn, GERMAN_EXPORT, shownRecords } from '../../support/init-cli.js';
 import { S3RVER_CREDENTIALS, type S3TestServer, startS3Server } from '../../support/s3-server.js';
 import { type SshdServer, sshdMissing, startSshdServer } from '../../support/sshd-server.js';
+import { writeBookingsWorkbook } from '../../support/xlsx-files.js';
 
 /**
  * `erp-bridge init --location`: the export on an SFTP server (a real sshd on loopback) or in an
@@ -90,6 +92,25 @@ describe.skipIf(skipSftp !== undefined)('erp-bridge init on an export on an SFTP
     const records = await checkedRecords(feed, env());
     expect(records).toHaveLength(3);
     expect(records).toEqual(await recordsOfLocalCopy());
+  });
+
+  it('a workbook larger than the sample: read in ranges over SFTP, its columns mapped from its first rows', async () => {
+    const path = join(server.root, 'in', 'kontoauszug-2026-03.xlsx');
+    await writeBookingsWorkbook(path, 60_000);
+    expect(statSync(path).size).toBeGreaterThan(4 * SAMPLE_BYTES);
+    const feed = join(work, 'sftp-xlsx', 'kontoauszug.yaml');
+    const ran = await runCli(['init', path, '--location', location, '--out', feed], env());
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain(`(${SAMPLE_ROWS} rows looked at`);
+    expect(ran.stdout).toMatch(/mapping\.amount\s+"Betrag"\s+sure\s/);
+    const doc = parse(readFileSync(feed, 'utf8'));
+    expect(doc.source).toMatchObject({ path: `${server.root}/in/kontoauszug-*.xlsx`, format: 'xlsx' });
+    expect(doc.mapping).toMatchObject({
+      bookingDate: 'Buchungstag',
+      amount: 'Betrag',
+      purpose: 'Verwendungszweck',
+    });
   });
 
   it('a host key other than the pinned one: exit 3 with the location’s message naming the key seen, nothing written', async () => {
