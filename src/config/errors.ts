@@ -12,10 +12,14 @@ export class ConfigError extends Error {
   }
 }
 
-/** One line per zod issue: `key.path: message`. */
-export function describeIssues(error: z.ZodError): string[] {
+/**
+ * One line per zod issue: `key.path: message`; `under` names what the validated value was given as
+ * when that is not a file's top level (a CLI flag: `--location.hostKey: ...`).
+ */
+export function describeIssues(error: z.ZodError, under?: string): string[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.') || '(top level)';
+    const path =
+      [...(under === undefined ? [] : [under]), ...issue.path.map(String)].join('.') || '(top level)';
     const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
     return `${path}: ${issue.message}${keys}`;
   });

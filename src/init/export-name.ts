@@ -22,6 +22,16 @@ export function sourcePathFor(exportFile: string, feedFile: string): string {
   return folder === '' ? glob : `${folder.split(sep).join('/')}/${glob}`;
 }
 
+/**
+ * `source.path` on a remote location, which takes it as is: the export's folder on the server (an
+ * SFTP path is absolute) or its key prefix (S3), then the name pattern. Cut at the last `/` as
+ * written, never normalised: an S3 key is a name, not a path.
+ */
+export function remoteSourcePath(path: string): string {
+  const cut = path.lastIndexOf('/') + 1;
+  return `${path.slice(0, cut)}${namePattern(path.slice(cut))}`;
+}
+
 const FOLDED: Readonly<Record<string, string>> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
 
 /**

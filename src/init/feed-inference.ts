@@ -9,7 +9,7 @@ import { inferJsonl } from './infer-jsonl.js';
 import { inferStatement } from './infer-statement.js';
 import { inferXlsx } from './infer-xlsx.js';
 import type { Inferred } from './inferred.js';
-import type { ExportSample } from './sample.js';
+import type { SampledExport } from './sample.js';
 import { tableNotes } from './table-feed.js';
 
 export type { FeedInference, FeedInferenceResult } from './feed-shape.js';
@@ -19,7 +19,7 @@ export type { FeedInference, FeedInferenceResult } from './feed-shape.js';
  * by the file's name: each format through its own reader, given in the one shape FeedInference.
  */
 export async function inferFeed(
-  sample: ExportSample,
+  sample: SampledExport,
   options: { kind?: RecordKind } = {},
 ): Promise<FeedInferenceResult> {
   const text = decodeSample(sample) ?? undecodedSample(sample);

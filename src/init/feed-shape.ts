@@ -11,7 +11,10 @@ import type { Inferred } from './inferred.js';
  * statement, DATEV, workbook and JSON Lines ones) is given in this one shape.
  */
 export interface FeedInference {
-  /** How much was looked at: the caps and what of them the sample filled. */
+  /**
+   * How much was looked at: the caps and what of them the sample filled. `bytes` were read of the
+   * file: its first ones for text, the index and the sheet's beginning for a workbook.
+   */
   sample: { bytes: number; rows: number; complete: boolean; rowsCapped: boolean };
   format: Inferred<SourceFormatName>;
   /** The feed's `source` keys besides `path` and `format`, in the order the YAML shows them. */

@@ -3,16 +3,23 @@ import { placeholder } from '../config/placeholder.js';
 import { KIND_FEED_KEYS, KINDS, type RecordKind } from '../kinds/registry.js';
 import { FieldMapping } from '../sources/field-mapping.js';
 import { routeCellsOf } from '../sources/formats/registry.js';
+import { isRemote } from '../sources/locations/source-keys.js';
 import type { FeedInference } from './feed-inference.js';
 import type { Inferred } from './inferred.js';
+import type { GivenLocation } from './location-flag.js';
 
 /** What the feed file is written for, beside the inference. */
 export interface FeedYamlOptions {
   name: string;
   /** The export's file name (the header comment names it). */
   exportName: string;
-  /** `source.path`: the glob of the export's series, relative to the feed file's folder. */
+  /**
+   * `source.path`: the glob of the export's series, relative to the feed file's folder (on a
+   * remote location: the folder on the server or the key prefix).
+   */
   sourcePath: string;
+  /** `source.location` as `--location` gave it (its secrets only as the names of their variables). */
+  location?: GivenLocation;
   /** The customer account; a placeholder when not given. */
   accountId?: number;
 }
@@ -183,7 +190,7 @@ export function feedYaml(inference: FeedInference, options: FeedYamlOptions): Fe
   const { sample } = inference;
   w.comment(
     '',
-    `Written by erp-bridge init from ${options.exportName} (${sample.complete ? 'the whole file' : `its first ${sample.bytes} bytes`}, ${sample.rows} rows).`,
+    `Written by erp-bridge init from ${options.exportName} (${sample.complete ? 'the whole file' : `${sample.bytes} bytes of it`}, ${sample.rows} rows).`,
     'Each setting says how it was found: "sure" (the values prove it), "guess" (likely: check it),',
     '"<fill in: ...>" (init cannot decide: erp-bridge check and sync refuse this file until you replace it).',
     `Then: erp-bridge check <this file> shows what every record would become (docs/check.md).`,
@@ -203,11 +210,16 @@ export function feedYaml(inference: FeedInference, options: FeedYamlOptions): Fe
   w.setting('', 'kind', 'kind', inference.kind);
 
   w.lines.push('', 'source:');
+  const remote = options.location !== undefined && isRemote(options.location.config);
   w.comment(
     '  ',
-    `Relative to this file's folder: ${options.exportName} and the exports named like it (a "*" for its dates and numbers).`,
+    `${remote ? 'On the location below' : "Relative to this file's folder"}: ${options.exportName} and the exports named like it (a "*" for its dates and numbers).`,
   );
   w.lines.push(`  path: ${yamlValue(options.sourcePath)}`);
+  if (options.location) {
+    w.comment('  ', 'Where the exports live (docs/locations.md); secrets are read from the variables named.');
+    w.lines.push(`  location: ${yamlValue(options.location.given)}`);
+  }
   w.setting('  ', 'source.format', 'format', inference.format);
   for (const [key, setting] of inference.source) w.setting('  ', `source.${key}`, key, setting);
 

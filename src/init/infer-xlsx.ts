@@ -1,31 +1,38 @@
 import type { RecordKind } from '../kinds/registry.js';
+import type { ByteInput } from '../sources/formats/source-format.js';
 import { readXlsx } from '../sources/formats/xlsx-reader.js';
 import { XlsxSource } from '../sources/formats/xlsx-source.js';
 import type { SourceRow } from '../sources/row.js';
 import type { FeedInference, FeedInferenceResult } from './feed-shape.js';
 import { inferTable } from './infer-table.js';
-import { ask, guess, sure } from './inferred.js';
-import type { ExportSample } from './sample.js';
-import { sampleInput } from './sample-location.js';
-import { sampleRows, sampleSummary } from './sample-rows.js';
+import { guess, sure } from './inferred.js';
+import type { SampledExport } from './sample.js';
+import { sampleRows } from './sample-rows.js';
 import { findRowsTable } from './table.js';
 import { feedOfTable } from './table-feed.js';
 
 /**
- * An Excel workbook whose whole file is the sample, read through the xlsx reader (its zip and
- * size caps): the first sheet's header and rows, inferred as a table's. Number and date cells
- * reach the mapper written in the source's decimalSeparator and dateFormat (xlsx-cell.ts), so
- * those settings are what the text cells show. A workbook larger than the sample is not read
- * here: a zip's directory is at its end.
+ * An Excel workbook, read through the xlsx reader (its zip and size caps) from the export itself:
+ * a zip's index is at its end, so the reader's ranged reads fetch the index, the workbook's parts
+ * and the first sheet's beginning, whatever the file's size, and reading stops after SAMPLE_ROWS
+ * rows (sampleRows). The first sheet's header and rows are inferred as a table's. Number and date
+ * cells reach the mapper written in the source's decimalSeparator and dateFormat (xlsx-cell.ts),
+ * so those settings are what the text cells show.
  */
 export async function inferXlsx(
   detected: FeedInference['format'],
-  sample: ExportSample,
+  sample: SampledExport,
   options: { kind?: RecordKind },
 ): Promise<FeedInferenceResult> {
-  if (!sample.complete) return { ok: true, inference: unread(detected, sample, options) };
-  const input = sampleInput(sample.bytes);
-  const reading = readXlsx(input.path, input, XlsxSource.parse({ format: 'xlsx', path: input.path }));
+  let bytesRead = 0;
+  const input: ByteInput = {
+    path: sample.file.path,
+    location: sample.file.location,
+    countRead: (bytes) => {
+      bytesRead += bytes;
+    },
+  };
+  const reading = readXlsx(sample.file.name, input, XlsxSource.parse({ format: 'xlsx', path: input.path }));
   const read = await sampleRows(reading);
   const header = read.columns?.names;
   if (!header)
@@ -47,7 +54,14 @@ export async function inferXlsx(
     ok: true,
     inference: feedOfTable(
       {
-        sample: sampleSummary(sample, read, table.records),
+        // What was looked at is what the reader read (its ranges), complete when it got to the
+        // sheet's end.
+        sample: {
+          bytes: bytesRead,
+          rows: table.records,
+          complete: !read.capped && read.stopped === undefined,
+          rowsCapped: read.capped,
+        },
         format: detected,
         source: [
           [
@@ -92,27 +106,4 @@ function allCells(row: SourceRow): string[] {
 function padded(rows: readonly (readonly string[])[]): string[][] {
   const width = Math.max(0, ...rows.map((r) => r.length));
   return rows.map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
-}
-
-/**
- * A workbook larger than the sample: a zip's index is at its end, so nothing of its sheets is in
- * the first bytes. init reads a bounded sample only: the sheet and every column are asked.
- */
-function unread(
-  detected: FeedInference['format'],
-  sample: ExportSample,
-  options: { kind?: RecordKind },
-): FeedInference {
-  const why = `the workbook is larger than the sample (${sample.bytes.length} bytes) and its index is at the zip's end: its sheets were not read`;
-  return feedOfTable(
-    {
-      sample: { bytes: sample.bytes.length, rows: 0, complete: false, rowsCapped: false },
-      format: detected,
-      source: [['sheet', ask(`${why}: name the sheet, or leave it out for the first visible one`)]],
-      notes: [
-        `${why}; every column is asked. Run init on the sheet saved as CSV (or a smaller copy of the workbook) to have them inferred`,
-      ],
-    },
-    inferTable({ header: [], rows: [], preamble: [], delimiter: '\t' }, options),
-  );
 }

@@ -15,8 +15,16 @@ export interface ExportSample {
   complete: boolean;
 }
 
+/**
+ * The sample and the export it is of: a reader that needs more than the first bytes (a
+ * workbook's zip index is at its end) reads the export itself, in ranges, through its location.
+ */
+export interface SampledExport extends ExportSample {
+  readonly file: ExportFile;
+}
+
 /** Reads the sample of an export through its location (local, SFTP, S3 alike). */
-export async function readSample(given: string | ExportFile, cap = SAMPLE_BYTES): Promise<ExportSample> {
+export async function readSample(given: string | ExportFile, cap = SAMPLE_BYTES): Promise<SampledExport> {
   const file = asExportFile(given);
   const chunks: Buffer[] = [];
   let length = 0;
@@ -27,7 +35,9 @@ export async function readSample(given: string | ExportFile, cap = SAMPLE_BYTES)
     if (length > cap) break;
   }
   const bytes = Buffer.concat(chunks);
-  return bytes.length > cap ? { bytes: bytes.subarray(0, cap), complete: false } : { bytes, complete: true };
+  return bytes.length > cap
+    ? { bytes: bytes.subarray(0, cap), complete: false, file }
+    : { bytes, complete: true, file };
 }
 
 /** The sample's text up to its last line break when the cap cut it: a line the cap cut off is no row. */

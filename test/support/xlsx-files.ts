@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
@@ -251,4 +252,27 @@ export function* repeated(piece: string, count: number): Generator<string> {
   let left = count;
   for (; left >= perChunk; left -= perChunk) yield chunk;
   if (left > 0) yield piece.repeat(left);
+}
+
+/**
+ * Writes a workbook of `rows` bank bookings (a header, then dates, numbers and a text of 16 hex
+ * digits each, from the row's hash: barely compressible, so the file grows with its rows, about
+ * 20 bytes a row) a row at a time.
+ */
+export async function writeBookingsWorkbook(path: string, rows: number): Promise<void> {
+  const parts: Record<string, string | PartPieces> = xlsxParts({ sheets: [{ name: 'Umsätze', rows: '' }] });
+  parts['xl/worksheets/sheet1.xml'] = (function* () {
+    yield sheetXml.open;
+    yield rowOf(1, ['Buchungstag', 'Betrag', 'Verwendungszweck']);
+    for (let r = 2; r <= rows + 1; r++) {
+      const hash = createHash('sha256').update(String(r)).digest('hex').slice(0, 16);
+      yield rowOf(r, [
+        `${String((r % 28) + 1).padStart(2, '0')}.03.2026`,
+        { n: `-${r}.5` },
+        `Rechnung ${hash}`,
+      ]);
+    }
+    yield sheetXml.close;
+  })();
+  await writeZipStreamed(path, parts);
 }

@@ -1,26 +1,33 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FEED_NAME } from '../../config/feed.js';
-import { feedNameFor, sourcePathFor } from '../../init/export-name.js';
+import { feedNameFor, remoteSourcePath, sourcePathFor } from '../../init/export-name.js';
 import { inferFeed } from '../../init/feed-inference.js';
 import { feedYaml } from '../../init/feed-yaml.js';
 import { inferredRows, inferredText } from '../../init/inference-lines.js';
-import { readSample } from '../../init/sample.js';
+import { type GivenLocation, parseLocationFlag } from '../../init/location-flag.js';
 import type { RecordKind } from '../../kinds/registry.js';
+import { isRemote } from '../../sources/locations/source-keys.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { withExportSample } from './init-export.js';
 
 export interface InitFlags {
   kind?: RecordKind;
   name?: string;
   accountId?: number;
   out?: string;
+  /** Where the export lives: a YAML flow mapping of source.location's keys (location-flag.ts). */
+  location?: string;
   force: boolean;
 }
 
-/** The refusal of `init`: the settings or the export are wrong (exit 2), nothing written. */
-function refuse(message: string): ExitCode {
+/**
+ * The refusal of `init`, nothing written: the settings or the export are wrong (exit 2), or the
+ * export's location refused (its own exit code).
+ */
+function refuse(message: string, exitCode: ExitCode = EXIT.INVALID_CONFIG): ExitCode {
   process.stderr.write(`erp-bridge init: ${message}\n`);
-  return EXIT.INVALID_CONFIG;
+  return exitCode;
 }
 
 /**
@@ -35,25 +42,28 @@ export async function init(exportPath: string, flags: InitFlags): Promise<ExitCo
     );
   const out = flags.out ?? join('config', 'feeds', `${name}.yaml`);
 
-  let sample: Awaited<ReturnType<typeof readSample>>;
-  try {
-    // Local paths only (for now): said plainly before the location's messages, made for a listed file.
-    const found = await stat(exportPath);
-    if (!found.isFile()) return refuse(`${exportPath}: not a file`);
-    sample = await readSample(resolve(exportPath));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message);
-    return refuse(`${exportPath}: cannot read the export (${why})`);
+  let where: GivenLocation | undefined;
+  if (flags.location !== undefined) {
+    const given = parseLocationFlag(flags.location);
+    if (!given.ok) return refuse(given.problem);
+    where = given;
   }
-  const inferred = await inferFeed(sample, flags.kind ? { kind: flags.kind } : {});
-  if (!inferred.ok) return refuse(`${exportPath}: not an export init can read: ${inferred.problem}`);
+  const remote = where !== undefined && isRemote(where.config);
+  const read = await withExportSample(exportPath, where, async (sample) => ({
+    // A remote export as reports name it: the location's label before the path.
+    from: remote ? sample.file.name : exportPath,
+    inferred: await inferFeed(sample, flags.kind ? { kind: flags.kind } : {}),
+  }));
+  if (!read.ok) return refuse(read.message, read.exitCode);
+  const { from, inferred } = read.value;
+  if (!inferred.ok) return refuse(`${from}: not an export init can read: ${inferred.problem}`);
   const { inference } = inferred;
 
   const { text, decisions } = feedYaml(inference, {
     name,
     exportName: basename(exportPath),
-    sourcePath: sourcePathFor(resolve(exportPath), resolve(out)),
+    sourcePath: remote ? remoteSourcePath(exportPath) : sourcePathFor(resolve(exportPath), resolve(out)),
+    ...(where === undefined ? {} : { location: where }),
     ...(flags.accountId === undefined ? {} : { accountId: flags.accountId }),
   });
   try {
@@ -70,7 +80,7 @@ export async function init(exportPath: string, flags: InitFlags): Promise<ExitCo
   const open = decisions.filter((d) => d.required);
   const leftOut = decisions.filter((d) => !d.required);
   const lines = [
-    `wrote ${out} from ${exportPath} (${inference.sample.rows} rows looked at${inference.sample.complete ? '' : `, the first ${inference.sample.bytes} bytes`})`,
+    `wrote ${out} from ${from} (${inference.sample.rows} rows looked at${inference.sample.complete ? '' : `, ${inference.sample.bytes} bytes of it read`})`,
     'inferred (sure: the values prove it; guess: likely, check it; ask: yours to decide):',
     ...inferredText(inferredRows(inference)),
     ...(open.length

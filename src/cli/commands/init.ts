@@ -10,7 +10,10 @@ export function registerInitCommand(program: Command): void {
     .description(
       'look at one export (its format, encoding, delimiter, preamble, date and number formats, columns) and write a commented feed for it, printing what was inferred and how sure; what init cannot decide is left as "<fill in: ...>" placeholders that check and sync refuse until replaced',
     )
-    .argument('<export>', 'one export file (local path)')
+    .argument(
+      '<export>',
+      'one export file: a local path, or with --location its path there (SFTP: absolute; S3: the key)',
+    )
     .addOption(
       new Option('--kind <kind>', 'the record kind (default: inferred from the columns)').choices(
         RECORD_KINDS,
@@ -18,6 +21,10 @@ export function registerInitCommand(program: Command): void {
     )
     .option('--name <name>', 'the feed name (default: from the export file name)')
     .option('--account-id <id>', 'the customer account id (default: a placeholder to fill in)', positiveInt)
+    .option(
+      '--location <yaml>',
+      "where the export lives, as a feed's source.location: a YAML flow mapping such as '{type: sftp, host: h, user: u, privateKeyEnv: KEY_VAR, hostKey: \"SHA256:...\"}' or '{type: s3, bucket: b, region: eu-central-1}' (secrets from the variables it names; default: the local disk)",
+    )
     .option('--out <file>', 'where to write the feed (default: config/feeds/<name>.yaml)')
     .option('--force', 'overwrite the feed file when it exists', false)
     .action(async (exportFile: string, flags: InitFlags) => {

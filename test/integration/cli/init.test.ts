@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../../support/cli-run.js';
 import { germanCsvFeedText } from '../../support/feed-text.js';
+import { fillIn, GERMAN_EXPORT, shownRecords } from '../../support/init-cli.js';
 
 /**
  * `erp-bridge init` as users run it (a child process, no PARTNER_*), on exports this test writes,
@@ -15,18 +16,6 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const cli = (args: readonly string[]) => runCli(args, {});
 
-/** A German bank export as banks write it: Windows-1252, `;`, decimal comma, an S/H column, CRLF. */
-const GERMAN = Buffer.from(
-  [
-    'Buchungs-ID;Buchungstag;Valuta;Auftraggeber/Empfänger;Verwendungszweck;Betrag;S/H',
-    'B-1;02.01.2026;02.01.2026;Müller GmbH;Rechnung 1 "A";1.190,00;H',
-    'B-2;05.01.2026;06.01.2026;Stadtwerke;Strom # Jan;84,50;S',
-    'B-3;28.01.2026;28.01.2026;Bank;Zins;0,01;H',
-    '',
-  ].join('\r\n'),
-  'latin1',
-);
-
 /** A folder with the export under exports/; returns the folder. */
 function exportIn(name: string, file: string, bytes: Buffer | string): string {
   const dir = join(work, name);
@@ -35,25 +24,8 @@ function exportIn(name: string, file: string, bytes: Buffer | string): string {
   return dir;
 }
 
-/** The feed filled in as a person would: the account and the target bank account. */
-function fillIn(feed: string): void {
-  const text = readFileSync(feed, 'utf8')
-    .replace(/^accountId: .*$/m, 'accountId: 1001')
-    .replace(/^ {2}externalId: '<fill in.*$/m, '  externalId: giro')
-    .replace(/^ {2}accountName: '<fill in.*$/m, '  accountName: Giro')
-    .replace(/^ {2}bankName: '<fill in.*$/m, '  bankName: Musterbank');
-  writeFileSync(feed, text);
-}
-
-/** The records check shows, without the file name before each. */
-const shownRecords = (stdout: string): string[] =>
-  stdout
-    .split('\n')
-    .filter((line) => /\.csv:\d+ \{/.test(line))
-    .map((line) => line.slice(line.indexOf('.csv:')));
-
 describe('erp-bridge init', () => {
-  const dir = exportIn('german', 'umsaetze-2026-01.csv', GERMAN);
+  const dir = exportIn('german', 'umsaetze-2026-01.csv', GERMAN_EXPORT);
   const feed = join(dir, 'config', 'feeds', 'umsaetze.yaml');
   const exportFile = join(dir, 'exports', 'umsaetze-2026-01.csv');
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferFeed } from '../../../src/init/feed-inference.js';
-
-const sample = (text: string) => ({ bytes: Buffer.from(text, 'utf8'), complete: true });
+import { sampledExport as sample } from '../../support/memory-export.js';
 
 describe('inferFeed gives a delimited export in the one shape the YAML writer reads', () => {
   it("lists the csv source keys in the feed's order, with the mapping, identity and notes", async () => {
@@ -42,7 +41,7 @@ describe('inferFeed gives a delimited export in the one shape the YAML writer re
   });
 
   it('passes on what is not a table, with its reason', async () => {
-    const result = await inferFeed({ bytes: Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x00]), complete: true });
+    const result = await inferFeed(sample(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x00])));
     expect(result.ok).toBe(false);
   });
 });

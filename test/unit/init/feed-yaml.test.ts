@@ -8,6 +8,7 @@ import { type FeedInference, inferFeed } from '../../../src/init/feed-inference.
 import { feedYaml } from '../../../src/init/feed-yaml.js';
 import { ask, guess, sure } from '../../../src/init/inferred.js';
 import { segmentMatcher } from '../../../src/sources/glob.js';
+import { sampledExport } from '../../support/memory-export.js';
 import { DKB, SPARKASSE } from './exports.js';
 
 const OPTIONS = {
@@ -202,7 +203,7 @@ describe('feedYaml: the commented feed init writes', () => {
   ])(
     '%s: the inferred feed, filled in, loads with the schema and keeps every inferred value',
     async (_name, text) => {
-      const result = await inferFeed({ bytes: Buffer.from(text, 'utf8'), complete: true });
+      const result = await inferFeed(sampledExport(text));
       if (!result.ok) throw new Error(result.problem);
       const { inference } = result;
       const yaml = feedYaml(inference, OPTIONS);

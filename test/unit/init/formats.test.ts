@@ -1,16 +1,18 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type FeedInference, inferFeed } from '../../../src/init/feed-inference.js';
-import { rowOf, xlsxOf } from '../../support/xlsx-files.js';
+import { readSample, SAMPLE_BYTES, SAMPLE_ROWS } from '../../../src/init/sample.js';
+import { sampledExport } from '../../support/memory-export.js';
+import { rowOf, writeBookingsWorkbook, xlsxOf } from '../../support/xlsx-files.js';
 
 /**
  * init tells every format erp-bridge reads apart by content (never by the file's name) and infers
  * it in the one shape FeedInference: each export below is written here, as its bank or ERP writes it.
  */
 
-const sample = (content: string | Buffer, complete = true) => ({
-  bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
-  complete,
-});
+const sample = sampledExport;
 
 async function inferred(content: string | Buffer): Promise<FeedInference> {
   const result = await inferFeed(sample(content));
@@ -184,16 +186,29 @@ describe('init detects each format by content and infers it', () => {
     expect(inference.mapping.totalGrossAmount?.value).toBe('Brutto');
   });
 
-  it('an xlsx larger than the sample: its sheet and every required field asked, nothing guessed from it', async () => {
-    const workbook = xlsxOf({ sheets: [{ name: 'A', rows: rowOf(1, ['Buchungstag', 'Betrag']) }] });
-    const result = await inferFeed(sample(workbook.subarray(0, workbook.length - 40), false));
-    if (!result.ok) throw new Error(result.problem);
-    const { inference } = result;
-    expect(inference.format.value).toBe('xlsx');
-    expect(inference.source).toEqual([['sheet', expect.objectContaining({ certainty: 'ask' })]]);
-    expect(inference.mapping.bookingDate?.certainty).toBe('ask');
-    expect(inference.mapping.amount?.certainty).toBe('ask');
-    expect(Object.values(inference.mapping).some((setting) => setting.certainty === 'sure')).toBe(false);
+  it('an xlsx larger than the sample: read in ranges (its zip index is at its end), its columns mapped; reading stops after SAMPLE_ROWS rows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-init-xlsx-'));
+    try {
+      const path = join(dir, 'umsaetze.xlsx');
+      await writeBookingsWorkbook(path, 60_000);
+      const size = statSync(path).size;
+      expect(size).toBeGreaterThan(4 * SAMPLE_BYTES);
+      const read = await readSample(path);
+      expect(read.complete).toBe(false);
+      const result = await inferFeed(read);
+      if (!result.ok) throw new Error(result.problem);
+      const { inference } = result;
+      expect(inference.format.value).toBe('xlsx');
+      expect(sourceOf(inference)).toMatchObject({ sheet: 'Umsätze', dateFormat: 'dd.MM.yyyy' });
+      expect(inference.mapping.bookingDate?.value).toBe('Buchungstag');
+      expect(inference.mapping.amount).toMatchObject({ value: 'Betrag', certainty: 'sure' });
+      expect(inference.mapping.purpose?.value).toBe('Verwendungszweck');
+      expect(inference.sample).toMatchObject({ rows: SAMPLE_ROWS, rowsCapped: true, complete: false });
+      // Bounded: the index, the small parts and the sheet's beginning, not the whole sheet.
+      expect(inference.sample.bytes).toBeLessThan(size / 3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('JSON Lines: keys (nested ones dotted) as columns, mapped as a table', async () => {
