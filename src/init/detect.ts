@@ -49,9 +49,19 @@ export function detectFormat(bytes: Buffer, text: string, complete: boolean): De
   if (bytes.subarray(0, 4).equals(ZIP)) {
     if (bytes.includes(WORKBOOK_PART))
       return { ok: true, format: sure('xlsx', `a zip archive holding ${WORKBOOK_PART}: an Excel workbook`) };
+    // A zip's parts may come in any order (a large image before the workbook): past the sample,
+    // the xlsx reader reads the archive's index at its end and says whether it is a workbook.
+    if (!complete)
+      return {
+        ok: true,
+        format: sure(
+          'xlsx',
+          `a zip archive, ${WORKBOOK_PART} past the first bytes: read as an Excel workbook`,
+        ),
+      };
     return {
       ok: false,
-      problem: `a zip archive without ${WORKBOOK_PART} in its first bytes: no xlsx workbook (an .xls, .ods or other archive is not read; save the sheet as xlsx or CSV)`,
+      problem: `a zip archive without ${WORKBOOK_PART}: no xlsx workbook (an .xls, .ods or other archive is not read; save the sheet as xlsx or CSV)`,
     };
   }
   const head = text.trimStart();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type FeedInference, inferFeed } from '../../../src/init/feed-inference.js';
 import { readSample, SAMPLE_BYTES, SAMPLE_ROWS } from '../../../src/init/sample.js';
 import { sampledExport } from '../../support/memory-export.js';
-import { rowOf, writeBookingsWorkbook, xlsxOf } from '../../support/xlsx-files.js';
+import { rowOf, writeBookingsWorkbook, xlsxOf, xlsxParts, zipOf } from '../../support/xlsx-files.js';
 
 /**
  * init tells every format erp-bridge reads apart by content (never by the file's name) and infers
@@ -249,6 +250,37 @@ describe('init detects each format by content and infers it', () => {
       'Buchungstag;Betrag;Verwendungszweck\n02.02.2026;-12,50;":20: EXTF {""a"":1}"\n03.02.2026;2.480,00;Gehalt\n',
     );
     expect(inference.format.value).toBe('csv');
+  });
+
+  it('a workbook whose parts begin with a large one: the workbook part past the sample is found by the zip index', async () => {
+    const parts = xlsxParts({
+      sheets: [
+        {
+          name: 'Umsätze',
+          rows: [
+            rowOf(1, ['Buchungstag', 'Betrag', 'Verwendungszweck']),
+            rowOf(2, ['02.03.2026', { n: '-12.5' }, 'Miete']),
+            rowOf(3, ['03.03.2026', { n: '2480' }, 'Gehalt']),
+          ].join(''),
+        },
+      ],
+    });
+    // Random bytes do not deflate: the image part alone is larger than the sample.
+    const workbook = zipOf({ 'xl/media/image1.png': randomBytes(SAMPLE_BYTES + 4096), ...parts });
+    const head = workbook.subarray(0, SAMPLE_BYTES);
+    expect(head.includes('xl/workbook.xml')).toBe(false);
+    const result = await inferFeed(sample(head, false, workbook));
+    expect(result.ok, result.ok ? '' : result.problem).toBe(true);
+    if (!result.ok) return;
+    expect(result.inference.format.value).toBe('xlsx');
+    expect(result.inference.mapping.bookingDate?.value).toBe('Buchungstag');
+    expect(result.inference.mapping.amount?.value).toBe('Betrag');
+  });
+
+  it('a zip larger than the sample that holds no workbook is refused by the xlsx reader, with its reason', async () => {
+    const archive = zipOf({ 'word/document.xml': randomBytes(SAMPLE_BYTES + 4096) });
+    const result = await inferFeed(sample(archive.subarray(0, SAMPLE_BYTES), false, archive));
+    expect(result.ok).toBe(false);
   });
 
   it('XML that is no camt and a zip that is no workbook are refused with their reason', async () => {
