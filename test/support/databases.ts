@@ -24,6 +24,8 @@ export interface TestDatabase {
   readonly url: string;
   /** Runs statements in it, as the administrator (one statement per call on MySQL). */
   exec(sql: string, values?: unknown[]): Promise<void>;
+  /** Kills every server session using the database (but the administrator's own): how many. */
+  killSessions(): Promise<number>;
   /** Drops it (and anything made with `cleanups`). */
   drop(): Promise<void>;
   /** Statements `drop()` runs first, on the server's administrative database (a role, a user). */
@@ -52,20 +54,23 @@ async function withAdmin<T>(
     client.on('error', () => {});
     await client.connect();
     try {
-      return await work(async (sql, values) => void (await client.query(sql, values)));
+      return await work(async (sql, values) => (await client.query(sql, values)).rows);
     } finally {
       await client.end();
     }
   }
   const connection = await mysql.createConnection({ uri: url.toString(), connectTimeout: 5_000 });
   try {
-    return await work(async (sql, values) => void (await connection.query(sql, values)));
+    return await work(async (sql, values) => {
+      const [rows] = await connection.query(sql, values);
+      return Array.isArray(rows) ? rows : [];
+    });
   } finally {
     await connection.end();
   }
 }
 
-type Exec = (sql: string, values?: unknown[]) => Promise<void>;
+type Exec = (sql: string, values?: unknown[]) => Promise<unknown[]>;
 
 export async function createTestDatabase(dialect: TestDialect): Promise<TestDatabase> {
   const name = `erp_bridge_test_${randomBytes(6).toString('hex')}`;
@@ -78,18 +83,31 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
     name,
     url: url.toString(),
     cleanups,
-    exec: (sql, values) => withAdmin(dialect, (exec) => exec(sql, values), name),
+    exec: (sql, values) => withAdmin(dialect, async (exec) => void (await exec(sql, values)), name),
+    killSessions: () => withAdmin(dialect, (exec) => killSessions(exec, dialect, name)),
     drop: () =>
       withAdmin(dialect, async (exec) => {
         // PostgreSQL refuses to drop a database a connection still uses: end them first.
-        if (dialect === 'postgres') {
-          await exec(
-            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-            [name],
-          );
-        }
+        if (dialect === 'postgres') await killSessions(exec, dialect, name);
         await exec(`DROP DATABASE IF EXISTS ${name}`);
         for (const sql of cleanups) await exec(sql);
       }),
   };
+}
+
+async function killSessions(exec: Exec, dialect: TestDialect, name: string): Promise<number> {
+  if (dialect === 'postgres') {
+    const killed = await exec(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
+    return killed.length;
+  }
+  // KILL takes one id at a time.
+  const sessions = (await exec(
+    'SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()',
+    [name],
+  )) as { id: number }[];
+  for (const { id } of sessions) await exec(`KILL CONNECTION ${Number(id)}`);
+  return sessions.length;
 }

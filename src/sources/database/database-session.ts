@@ -28,7 +28,10 @@ export interface DatabaseSession {
   begin(timeZone: string): Promise<void>;
   /** The column names of a statement's result, read without a row. */
   columns(text: string): Promise<string[]>;
-  /** The statement's rows, at most `batchSize` at a time, fetched only as they are asked for. */
+  /**
+   * The statement's rows, at most `batchSize` at a time, fetched only as they are asked for. A
+   * read left before its end, or failed, leaves the session unusable: the reader closes it.
+   */
   rows(statement: ReadStatement, batchSize: number): AsyncIterable<RowCells[]>;
   /** Ends the snapshot (nothing to commit: it read only). */
   end(): Promise<void>;

@@ -16,16 +16,22 @@ const ER: Record<string, DatabaseErrorCode> = {
   ER_BAD_FIELD_ERROR: 'NO_SUCH_COLUMN',
   ER_PARSE_ERROR: 'BAD_QUERY',
   ER_UNKNOWN_TIME_ZONE: 'TIME_ZONE_UNKNOWN',
-  // MySQL's max_execution_time, MariaDB's max_statement_time.
   ER_QUERY_TIMEOUT: 'TIMEOUT',
-  ER_STATEMENT_TIMEOUT: 'TIMEOUT',
   ER_SERVER_SHUTDOWN: 'CONNECTION_LOST',
   ER_CONNECTION_KILLED: 'CONNECTION_LOST',
 };
 
+/** By number, for MariaDB's own errors that mysql2 has no name for. */
+const ERRNO: Record<number, DatabaseErrorCode> = {
+  1969: 'TIMEOUT', // ER_STATEMENT_TIMEOUT (MariaDB's max_statement_time)
+  3024: 'TIMEOUT', // ER_QUERY_TIMEOUT (MySQL's max_execution_time)
+  1927: 'CONNECTION_LOST', // ER_CONNECTION_KILLED
+};
+
 function classify(error: unknown, connected: boolean): DatabaseErrorCode {
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
   if (typeof code === 'string' && ER[code] !== undefined) return ER[code];
+  if (typeof errno === 'number' && ERRNO[errno] !== undefined) return ERRNO[errno];
   const socket = socketFailure(error, connected);
   if (socket !== undefined) return socket;
   if ((error as { fatal?: unknown } | undefined)?.fatal === true)
@@ -112,9 +118,13 @@ export async function connectMysql(url: DatabaseUrl, options: ReadOptions): Prom
         rowsAsArray: true,
       });
       streaming = true;
-      return streamBatches(query.stream({ highWaterMark: batchSize }), batchSize, (error) =>
-        fail(lost ?? error, true, 'read'),
-      );
+      const stream = query.stream({ highWaterMark: batchSize });
+      // mysql2 tells a connection lost mid-read to the connection only: the stream would wait for
+      // ever. Ending it with the loss makes the read fail as it should.
+      const abort = (error: Error) => stream.destroy(error);
+      connection.once('error', abort);
+      stream.once('close', () => connection.off('error', abort));
+      return streamBatches(stream, batchSize, (error) => fail(lost ?? error, true, 'read'));
     },
     end: () =>
       run('end the snapshot', async () => {

@@ -38,22 +38,37 @@ export function openDatabase(
   const url = databaseUrl(settings.location, env);
   const connect = settings.location.type === 'postgres' ? connectPostgres : connectMysql;
   let session: Promise<DatabaseSession> | undefined;
-  const sessionOnce = () => {
-    session ??= connect(url, options);
-    return session;
+  const sessions: Sessions = {
+    get: () => {
+      session ??= connect(url, options);
+      return session;
+    },
+    discard: async (spent) => {
+      if (session !== undefined && (await session.catch(() => undefined)) === spent) session = undefined;
+      await spent.close();
+    },
   };
   const source = settings.table ?? 'query';
   return {
     label: url.label,
     source,
     read: (after) =>
-      readSource(sessionOnce, settings, source, url.label, after, options.batchSize ?? DEFAULT_BATCH),
+      readSource(sessions, settings, source, url.label, after, options.batchSize ?? DEFAULT_BATCH),
     close: async () => {
       if (session === undefined) return;
       const opened = await session.catch(() => undefined);
       await opened?.close();
     },
   };
+}
+
+/**
+ * The connection the reads share, made by the first: one that failed or was left mid-read is
+ * discarded (closed), and the next read connects anew.
+ */
+interface Sessions {
+  get(): Promise<DatabaseSession>;
+  discard(spent: DatabaseSession): Promise<void>;
 }
 
 /** Where the cursor's cells are in the result, checked before any row is read. */
@@ -65,7 +80,7 @@ interface CursorCells {
 }
 
 function readSource(
-  session: () => Promise<DatabaseSession>,
+  sessions: Sessions,
   settings: DatabaseSource,
   source: string,
   label: string,
@@ -74,11 +89,15 @@ function readSource(
 ): DatabaseReading {
   const dialect = settings.location.type;
   const prepared = (async () => {
-    const db = await session();
-    await db.begin(settings.timeZone);
-    const names = await db.columns(probeStatement(dialect, settings));
-    const columns = columnsFrom(names);
-    return { db, columns, cursor: cursorCells(settings, columns, source, label) };
+    const db = await sessions.get();
+    try {
+      await db.begin(settings.timeZone);
+      const columns = columnsFrom(await db.columns(probeStatement(dialect, settings)));
+      return { db, columns, cursor: cursorCells(settings, columns, source, label) };
+    } catch (error) {
+      await sessions.discard(db);
+      throw error;
+    }
   })();
   // The run may only iterate `batches`: the failure is thrown there too, so this copy must not
   // count as an unhandled rejection.
@@ -88,17 +107,27 @@ function readSource(
   async function* batches(): AsyncGenerator<SourceItem[]> {
     const { db, columns, cursor } = await prepared;
     let line = 0;
-    for await (const rows of db.rows(readStatement(dialect, settings, after), batchSize)) {
-      const items: SourceItem[] = [];
-      for (const cells of rows) {
-        line++;
-        const at = cursor === undefined ? undefined : positionOf(cells, cursor, source, label, line);
-        items.push({ kind: 'row', row: new DatabaseRow(source, line, keyOf(cells, cursor), cells, columns) });
-        if (at !== undefined) position = at;
+    let ended = false;
+    try {
+      for await (const rows of db.rows(readStatement(dialect, settings, after), batchSize)) {
+        const items: SourceItem[] = [];
+        for (const cells of rows) {
+          line++;
+          const at = cursor === undefined ? undefined : positionOf(cells, cursor, source, label, line);
+          items.push({
+            kind: 'row',
+            row: new DatabaseRow(source, line, keyOf(cells, cursor), cells, columns),
+          });
+          if (at !== undefined) position = at;
+        }
+        yield items;
       }
-      yield items;
+      await db.end();
+      ended = true;
+    } finally {
+      // Failed or left early: the statement may still be running, the connection may be gone.
+      if (!ended) await sessions.discard(db);
     }
-    await db.end();
   }
   return { columns, batches: batches(), position: () => position };
 }

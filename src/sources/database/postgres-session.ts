@@ -124,7 +124,11 @@ export async function connectPostgres(url: DatabaseUrl, options: ReadOptions): P
   };
 }
 
-/** The rows through a server-side portal, `batchSize` at a time: the next fetch waits for the consumer. */
+/**
+ * The rows through a server-side portal, `batchSize` at a time: the next fetch waits for the
+ * consumer. A read left early keeps its portal: the reader discards the connection then (closing
+ * the portal would wait for the server, which may be gone).
+ */
 async function* fetchRows(
   client: pg.Client,
   statement: ReadStatement,
@@ -134,22 +138,15 @@ async function* fetchRows(
   const cursor = client.query(
     new Cursor<RowCells>(statement.text, [...statement.values], { rowMode: 'array', types: TEXT_TYPES }),
   );
-  let done = false;
-  try {
-    for (;;) {
-      let rows: RowCells[];
-      try {
-        rows = await cursor.read(batchSize);
-      } catch (error) {
-        throw fail(error);
-      }
-      if (rows.length === 0) break;
-      // pg gives NULL as null; a cell the row lacks is undefined, so is NULL.
-      yield rows.map((row) => row.map((cell) => (cell === null ? undefined : cell)));
+  for (;;) {
+    let rows: RowCells[];
+    try {
+      rows = await cursor.read(batchSize);
+    } catch (error) {
+      throw fail(error);
     }
-    done = true;
-  } finally {
-    // A consumer that stops early leaves the portal open: close it, unless the connection is gone.
-    if (!done) await cursor.close().catch(() => {});
+    if (rows.length === 0) return;
+    // pg gives NULL as null; a cell the row lacks is undefined, so is NULL.
+    yield rows.map((row) => row.map((cell) => (cell === null ? undefined : cell)));
   }
 }
