@@ -1,36 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DatabaseError } from '../../../src/sources/database/database-errors.js';
 import { DatabaseSource } from '../../../src/sources/database/database-settings.js';
 import { openDatabase } from '../../../src/sources/database/open-database.js';
-import {
-  createTestDatabase,
-  databaseMissing,
-  type TestDatabase,
-  type TestDialect,
-} from '../../support/databases.js';
+import { databaseFailure, drain, testDialects } from '../../support/database-reads.js';
+import { createTestDatabase, type TestDatabase } from '../../support/databases.js';
 
 /**
  * Issue 29 point 6 on the reading side, against the machine's real servers: a statement timeout, a
  * connection killed mid-read, a refused password (never in any text), a NULL cursor value; each a
  * DatabaseError with its exit code.
  */
-const DIALECTS: TestDialect[] = ['postgres', 'mysql'];
-const missing = Object.fromEntries(
-  await Promise.all(DIALECTS.map(async (d) => [d, await databaseMissing(d)])),
-);
+const { dialects, missing } = await testDialects();
 
-async function failureOf(work: () => Promise<unknown>): Promise<DatabaseError> {
-  const error = await work().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DatabaseError);
-  return error as DatabaseError;
-}
-
-describe.each(DIALECTS)('database faults on %s', (dialect) => {
+describe.each(dialects)('database faults on %s', (dialect) => {
   const skip = missing[dialect];
   describe.skipIf(skip !== undefined)(`${dialect}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     let db: TestDatabase;
@@ -67,11 +50,7 @@ describe.each(DIALECTS)('database faults on %s', (dialect) => {
         },
       );
       try {
-        const error = await failureOf(async () => {
-          for await (const _ of open.read().batches) {
-            // the timeout ends the statement before its row
-          }
-        });
+        const error = await databaseFailure(drain(open.read()));
         expect([error.code, error.exitCode]).toEqual(['TIMEOUT', 3]);
       } finally {
         await open.close();
@@ -88,12 +67,14 @@ describe.each(DIALECTS)('database faults on %s', (dialect) => {
       );
       let read = 0;
       try {
-        const error = await failureOf(async () => {
-          for await (const batch of open.read().batches) {
-            read += batch.length;
-            if (read === batch.length) expect(await db.killSessions()).toBeGreaterThan(0);
-          }
-        });
+        const error = await databaseFailure(
+          (async () => {
+            for await (const batch of open.read().batches) {
+              read += batch.length;
+              if (read === batch.length) expect(await db.killSessions()).toBeGreaterThan(0);
+            }
+          })(),
+        );
         expect([error.code, error.exitCode]).toEqual(['CONNECTION_LOST', 3]);
         expect(error.message).toContain(`/${db.name}`);
       } finally {
@@ -109,11 +90,7 @@ describe.each(DIALECTS)('database faults on %s', (dialect) => {
         },
       );
       try {
-        const error = await failureOf(async () => {
-          for await (const _ of open.read().batches) {
-            // PostgreSQL sorts the NULL last, MySQL first: either way the read stops there
-          }
-        });
+        const error = await databaseFailure(drain(open.read()));
         expect([error.code, error.exitCode]).toEqual(['NULL_CURSOR', 2]);
         expect(error.message).toContain('changed_at');
       } finally {
@@ -143,11 +120,7 @@ describe.each(DIALECTS)('database faults on %s', (dialect) => {
         const open = openDatabase(settings({ table: 'many' }), { ERP_DB_URL: url.toString() });
         try {
           expect(open.label).toBe(`mysql://${url.hostname}:${url.port || 3306}/${db.name}`);
-          const error = await failureOf(async () => {
-            for await (const _ of open.read().batches) {
-              // refused before any row
-            }
-          });
+          const error = await databaseFailure(drain(open.read()));
           expect([error.code, error.exitCode]).toEqual(['AUTH_FAILED', 3]);
           expect(error.message).toContain(open.label);
           expect(error.message).toContain(user);

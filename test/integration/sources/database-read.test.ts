@@ -5,12 +5,8 @@ import type { CursorPosition, DatabaseReading } from '../../../src/sources/datab
 import { DatabaseSource } from '../../../src/sources/database/database-settings.js';
 import { openDatabase } from '../../../src/sources/database/open-database.js';
 import type { SourceRow } from '../../../src/sources/row.js';
-import {
-  createTestDatabase,
-  databaseMissing,
-  type TestDatabase,
-  type TestDialect,
-} from '../../support/databases.js';
+import { databaseFailure, testDialects } from '../../support/database-reads.js';
+import { createTestDatabase, type TestDatabase, type TestDialect } from '../../support/databases.js';
 import { freePort } from '../../support/redis-server.js';
 
 /**
@@ -18,10 +14,7 @@ import { freePort } from '../../support/redis-server.js';
  * keyset cursors that neither skip nor repeat a row, bounded batches, and failures with their exit
  * codes, never with a password.
  */
-const DIALECTS: TestDialect[] = ['postgres', 'mysql'];
-const missing = Object.fromEntries(
-  await Promise.all(DIALECTS.map(async (d) => [d, await databaseMissing(d)])),
-);
+const { dialects, missing } = await testDialects();
 
 /** The test table in each dialect: the same columns, each type as the dialect spells it. */
 const BOOKINGS: Record<TestDialect, string> = {
@@ -79,16 +72,7 @@ async function readInPasses(
   );
 }
 
-async function failure(promise: Promise<unknown>): Promise<DatabaseError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DatabaseError);
-  return error as DatabaseError;
-}
-
-describe.each(DIALECTS)('database reading on %s', (dialect) => {
+describe.each(dialects)('database reading on %s', (dialect) => {
   const skip = missing[dialect];
   describe.skipIf(skip !== undefined)(`${dialect}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     let db: TestDatabase;
@@ -177,7 +161,7 @@ describe.each(DIALECTS)('database reading on %s', (dialect) => {
             const { rows } = await read;
             expect(rows[0]?.cell('changed_at')).toBe('2024-03-01 13:00:00.123456');
           } else {
-            const error = await failure(read);
+            const error = await databaseFailure(read);
             expect([error.code, error.exitCode]).toEqual(['TIME_ZONE_UNKNOWN', 2]);
             expect(error.message).toContain('Europe/Berlin');
             expect(error.message).toContain('time zone tables');
@@ -261,7 +245,7 @@ describe.each(DIALECTS)('database reading on %s', (dialect) => {
       );
       try {
         const reading = open.read();
-        const error = await failure(readAll(reading));
+        const error = await databaseFailure(readAll(reading));
         expect([error.code, error.exitCode]).toEqual(['NO_SUCH_COLUMN', 2]);
         expect(error.message).toContain('updated_at (cursor.column)');
         expect(error.message).toContain('id, amount, big, booked_on, changed_at');
@@ -274,7 +258,7 @@ describe.each(DIALECTS)('database reading on %s', (dialect) => {
     it('refuses a table that does not exist (exit 2), naming it', async () => {
       const open = openDatabase(settings({ table: 'no_such_bookings' }), env());
       try {
-        const error = await failure(readAll(open.read()));
+        const error = await databaseFailure(readAll(open.read()));
         expect([error.code, error.exitCode]).toEqual(['NO_SUCH_TABLE', 2]);
         expect(error.message).toContain('no_such_bookings');
       } finally {
@@ -316,7 +300,7 @@ describe.each(DIALECTS)('database reading on %s', (dialect) => {
       });
       try {
         expect(open.label).toBe(`${scheme}://127.0.0.1:${port}/erp`);
-        const error = await failure(readAll(open.read()));
+        const error = await databaseFailure(readAll(open.read()));
         expect([error.code, error.exitCode]).toEqual(['UNREACHABLE', 3]);
         expect(error.message).toContain(`${scheme}://127.0.0.1:${port}/erp`);
         expect(inspect(error, { depth: 10 })).not.toContain('Sekr3t');
