@@ -266,6 +266,21 @@ describe.each(dialects)('database reading on %s', (dialect) => {
       }
     });
 
+    it('refuses a query the server refuses (exit 2): a column it lacks, a syntax error', async () => {
+      for (const [query, code] of [
+        ['SELECT no_such_column FROM bank_bookings', 'NO_SUCH_COLUMN'],
+        ['SELECT id FROM bank_bookings WHERE', 'BAD_QUERY'],
+      ] as const) {
+        const open = openDatabase(settings({ query }), env());
+        try {
+          const error = await databaseFailure(readAll(open.read()));
+          expect([error.code, error.exitCode]).toEqual([code, 2]);
+        } finally {
+          await open.close();
+        }
+      }
+    });
+
     it('reads a schema-qualified table, each part quoted', async () => {
       const schema = dialect === 'postgres' ? 'erp' : db.name;
       if (dialect === 'postgres') await db.exec('CREATE SCHEMA erp');
