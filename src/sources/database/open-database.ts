@@ -40,7 +40,11 @@ export function openDatabase(
   let session: Promise<DatabaseSession> | undefined;
   const sessions: Sessions = {
     get: () => {
-      session ??= connect(url, options);
+      // A connection that could not be made is not kept: the next read tries again.
+      session ??= connect(url, options).catch((error: unknown) => {
+        session = undefined;
+        throw error;
+      });
       return session;
     },
     discard: async (spent) => {

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { DatabaseSource } from '../../../src/sources/database/database-settings.js';
 import { openDatabase } from '../../../src/sources/database/open-database.js';
 import { databaseFailure, drain, testDialects } from '../../support/database-reads.js';
-import { createTestDatabase, type TestDatabase } from '../../support/databases.js';
+import { createTestDatabase, type TestDatabase, type TestDialect } from '../../support/databases.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 
 /**
  * Issue 29 point 6 on the reading side, against the machine's real servers: a statement timeout, a
@@ -12,6 +13,14 @@ import { createTestDatabase, type TestDatabase } from '../../support/databases.j
  * DatabaseError with its exit code.
  */
 const { dialects, missing } = await testDialects();
+const DEFAULT_PORT: Record<TestDialect, number> = { postgres: 5432, mysql: 3306 };
+
+/** The database's URL with the proxy's port in place of the server's. */
+function throughProxy(url: string, proxy: TcpProxy): string {
+  const through = new URL(url);
+  through.port = new URL(proxy.endpoint).port;
+  return through.toString();
+}
 
 describe.each(dialects)('database faults on %s', (dialect) => {
   const skip = missing[dialect];
@@ -79,6 +88,42 @@ describe.each(dialects)('database faults on %s', (dialect) => {
         expect(error.message).toContain(`/${db.name}`);
       } finally {
         await open.close();
+      }
+    });
+
+    it('ends a read whose network path is reset with CONNECTION_LOST (exit 3)', async () => {
+      const proxy = await startTcpProxy(Number(new URL(db.url).port || DEFAULT_PORT[dialect]));
+      const open = openDatabase(
+        settings({ table: 'many', cursor: { column: 'changed', tieBreaker: 'id' } }),
+        {
+          ERP_DB_URL: throughProxy(db.url, proxy),
+        },
+      );
+      try {
+        // Past the login and the snapshot's statements, within the rows (about 1 MB of them).
+        const cut = proxy.cutAfter(200_000);
+        const error = await databaseFailure(drain(open.read()));
+        await cut;
+        expect([error.code, error.exitCode]).toEqual(['CONNECTION_LOST', 3]);
+      } finally {
+        await open.close();
+        await proxy.stop();
+      }
+    });
+
+    it('says UNREACHABLE (exit 3) for a connection reset while connecting, and the next read connects anew', async () => {
+      const proxy = await startTcpProxy(Number(new URL(db.url).port || DEFAULT_PORT[dialect]));
+      const open = openDatabase(settings({ table: 'nullable' }), { ERP_DB_URL: throughProxy(db.url, proxy) });
+      try {
+        const cut = proxy.cutAfter(1);
+        const error = await databaseFailure(drain(open.read()));
+        await cut;
+        expect([error.code, error.exitCode]).toEqual(['UNREACHABLE', 3]);
+        expect(await drain(open.read())).toBe(2);
+        expect(proxy.connections()).toBe(2);
+      } finally {
+        await open.close();
+        await proxy.stop();
       }
     });
 
