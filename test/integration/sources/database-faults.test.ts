@@ -143,44 +143,55 @@ describe.each(dialects)('database faults on %s', (dialect) => {
       }
     });
 
-    // PostgreSQL on this machine trusts every local login (pg_hba trust): a wrong password cannot be
-    // refused there, so the refusal is tested on MariaDB; the closed-port test covers PostgreSQL's URL.
-    it.skipIf(dialect === 'postgres')(
-      'refuses a wrong password with AUTH_FAILED (exit 3), the password nowhere',
-      async () => {
-        const user = `erp_reader_${randomBytes(4).toString('hex')}`;
+    // PostgreSQL on this machine trusts every local login (pg_hba trust): a wrong password logs in
+    // there, so PostgreSQL refuses the login of a role that may not log in (SQLSTATE 28000, the
+    // same class as a wrong password); MariaDB refuses a wrong password itself.
+    it('refuses a login with AUTH_FAILED (exit 3), the password nowhere', async () => {
+      const user = `erp_reader_${randomBytes(4).toString('hex')}`;
+      if (dialect === 'postgres') {
+        db.cleanups.push(`DROP ROLE IF EXISTS ${user}`);
+        await db.exec(`CREATE ROLE ${user} NOLOGIN PASSWORD 'Right-pw-1'`);
+      } else {
         for (const host of ['127.0.0.1', 'localhost']) {
           db.cleanups.push(`DROP USER IF EXISTS '${user}'@'${host}'`);
           await db.exec(`CREATE USER '${user}'@'${host}' IDENTIFIED BY 'Right-pw-1'`);
         }
-        const logged: string[] = [];
-        for (const stream of ['log', 'warn', 'error', 'info', 'debug'] as const) {
-          vi.spyOn(console, stream).mockImplementation(
-            (...args: unknown[]) => void logged.push(inspect(args)),
-          );
+      }
+      const logged: string[] = [];
+      for (const stream of ['log', 'warn', 'error', 'info', 'debug'] as const) {
+        vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(inspect(args)));
+      }
+      const url = new URL(db.url);
+      url.username = user;
+      url.password = 'Sekr3t-wrong-pw';
+      const open = openDatabase(settings({ table: 'many' }), { ERP_DB_URL: url.toString() });
+      try {
+        expect(open.label).toBe(
+          `${dialect}://${url.hostname}:${url.port || DEFAULT_PORT[dialect]}/${db.name}`,
+        );
+        const error = await databaseFailure(drain(open.read()));
+        expect([error.code, error.exitCode]).toEqual(['AUTH_FAILED', 3]);
+        expect(error.message).toContain(open.label);
+        expect(error.message).toContain(user);
+        for (const text of [error.message, inspect(error, { depth: 10 }), JSON.stringify(error), ...logged]) {
+          expect(text).not.toContain('Sekr3t');
         }
-        const url = new URL(db.url);
-        url.username = user;
-        url.password = 'Sekr3t-wrong-pw';
-        const open = openDatabase(settings({ table: 'many' }), { ERP_DB_URL: url.toString() });
-        try {
-          expect(open.label).toBe(`mysql://${url.hostname}:${url.port || 3306}/${db.name}`);
-          const error = await databaseFailure(drain(open.read()));
-          expect([error.code, error.exitCode]).toEqual(['AUTH_FAILED', 3]);
-          expect(error.message).toContain(open.label);
-          expect(error.message).toContain(user);
-          for (const text of [
-            error.message,
-            inspect(error, { depth: 10 }),
-            JSON.stringify(error),
-            ...logged,
-          ]) {
-            expect(text).not.toContain('Sekr3t');
-          }
-        } finally {
-          await open.close();
-        }
-      },
-    );
+      } finally {
+        await open.close();
+      }
+    });
+
+    it('says NO_SUCH_DATABASE (exit 2) for a database the server does not have', async () => {
+      const url = new URL(db.url);
+      url.pathname = `/${db.name}_missing`;
+      const open = openDatabase(settings({ table: 'many' }), { ERP_DB_URL: url.toString() });
+      try {
+        const error = await databaseFailure(drain(open.read()));
+        expect([error.code, error.exitCode]).toEqual(['NO_SUCH_DATABASE', 2]);
+        expect(error.message).toContain(`${db.name}_missing`);
+      } finally {
+        await open.close();
+      }
+    });
   });
 });
