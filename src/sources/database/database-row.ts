@@ -1,15 +1,13 @@
 import { type ColumnRef, type Columns, cellOf, type SourceRow } from '../row.js';
+import type { RowCells } from './database-session.js';
 
-/** One cell of a database row: the value as the server printed it, undefined for NULL. */
-export type DatabaseCell = string | undefined;
-
-/** A database row as any export's row: cells by column name or position, `file` the source's label. */
+/** A database row as any export's row: cells by column name or position, `file` the table (or `query`). */
 export class DatabaseRow implements SourceRow {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly key: string | undefined,
-    private readonly cells: readonly DatabaseCell[],
+    private readonly cells: RowCells,
     private readonly columns: Columns,
   ) {}
 

@@ -20,6 +20,8 @@ import type { ReadStatement } from './statement.js';
 const BOOL_OID = 16;
 const asText = (value: string) => value;
 const asBool = (value: string) => (value === 't' ? 'true' : value === 'f' ? 'false' : value);
+// pg-types' getTypeParser is typed with overloads per format that one function cannot satisfy;
+// the text format is the only one a query without binary mode gets.
 const TEXT_TYPES = {
   getTypeParser: (oid: number) => (oid === BOOL_OID ? asBool : asText),
 } as unknown as pg.CustomTypesConfig;
