@@ -27,8 +27,14 @@ export function namedColumns(columns: readonly MappedColumn[]): string {
  */
 export interface SourceRow {
   readonly file: string;
-  /** 1-based line where the row starts. */
+  /** 1-based line where the row starts (a database row: its ordinal in the read). */
   readonly line: number;
+  /**
+   * A database row's key, named in outcomes as `table:key` in place of `file:line`: its
+   * tie-breaker's value, else its cursor column's; undefined for other sources and for a database
+   * source without a cursor.
+   */
+  readonly key?: string;
   /** The cell for a column, or undefined when the row has no such column. */
   cell(ref: ColumnRef): string | undefined;
   /** The cell at a 0-based position (sources with a header): a mapping resolves it once per file. */
@@ -68,6 +74,16 @@ export interface Columns {
   /** Header names that occur more than once: they must be addressed by position. */
   readonly duplicated: ReadonlySet<string>;
   indexOf(ref: ColumnRef): number | undefined;
+}
+
+/** A row's cell by a mapping's reference, through the header's columns (rows holding their cells in header order). */
+export function cellOf(
+  cells: readonly (string | undefined)[],
+  columns: Columns,
+  ref: ColumnRef,
+): string | undefined {
+  const i = columns.indexOf(ref);
+  return i === undefined ? undefined : cells[i];
 }
 
 export function columnsFrom(header: readonly string[]): Columns {

@@ -1,7 +1,14 @@
 import { type Options, Parser } from 'csv-parse';
 import { FileStopError } from '../file-stop.js';
 import type { MappedColumn } from '../row.js';
-import { type ColumnRef, type Columns, columnsFrom, type SourceItem, type SourceRow } from '../row.js';
+import {
+  type ColumnRef,
+  type Columns,
+  cellOf,
+  columnsFrom,
+  type SourceItem,
+  type SourceRow,
+} from '../row.js';
 import { DELIMITER_PROBE_ROWS, headerDelimiterProblem, rowsDelimiterProblem } from './csv-delimiter.js';
 import type { CsvSource } from './csv-source.js';
 
@@ -373,8 +380,7 @@ class CsvRow implements SourceRow {
   ) {}
 
   cell(ref: ColumnRef): string | undefined {
-    const i = this.columns.indexOf(ref);
-    return i === undefined ? undefined : this.cells[i];
+    return cellOf(this.cells, this.columns, ref);
   }
 
   cellAt(index: number): string | undefined {

@@ -2,9 +2,10 @@ import { z } from 'zod';
 
 /**
  * A feed's `source.location`: where `source.path` (a glob) is looked up. Secrets are never in the
- * YAML: the feed names the environment variables that hold them.
+ * YAML: the feed names the environment variables that hold them (`envName`, every location's
+ * `...Env` key, the database location's `urlEnv` too).
  */
-const envName = z
+export const envName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');
 
