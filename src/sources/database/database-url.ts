@@ -35,6 +35,7 @@ export function databaseUrl(location: DatabaseLocation, env: NodeJS.ProcessEnv):
     throw badUrl(location, schemes);
   }
   if (!schemes.includes(parsed.protocol) || parsed.hostname === '') throw badUrl(location, schemes);
+  if (location.type === 'mysql') refuseReaderOptions(location, parsed);
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
   return { url, label: `${location.type}://${parsed.hostname}:${parsed.port || port}/${database}` };
 }
@@ -44,4 +45,20 @@ function badUrl(location: DatabaseLocation, schemes: readonly string[]): Databas
     'BAD_URL',
     `${location.type} location: the environment variable ${location.urlEnv} does not hold a URL of the form ${schemes[0]}//user:password@host:port/database (its text is not repeated here: it may hold a password)`,
   );
+}
+
+/**
+ * mysql2 takes every parameter of its URL as a connection option, over the reader's own: a
+ * `?dateStrings=false` or `?decimalNumbers=true` would turn exact text into Dates and floats. Only
+ * TLS is the URL's to say (`ssl`, a JSON object, as mysql2 documents it).
+ */
+const MYSQL_URL_PARAMETERS: ReadonlySet<string> = new Set(['ssl']);
+
+function refuseReaderOptions(location: DatabaseLocation, url: URL): void {
+  const others = [...url.searchParams.keys()].filter((name) => !MYSQL_URL_PARAMETERS.has(name));
+  if (others.length > 0)
+    throw new DatabaseError(
+      'BAD_URL',
+      `${location.type} location: the URL in ${location.urlEnv} has the parameter${others.length > 1 ? 's' : ''} ${others.join(', ')}; only ssl is taken (the others would change how values are read)`,
+    );
 }

@@ -127,4 +127,13 @@ describe('database URL', () => {
     expect(message).toMatch(/does not hold a URL of the form postgres:/);
     expect(message).not.toContain('Sekr3t');
   });
+
+  it('refuses a MySQL URL parameter that would change how values are read; ssl is taken', () => {
+    const mysqlUrl = (url: string) => () => databaseUrl({ type: 'mysql', urlEnv: 'U' }, { U: url });
+    expect(mysqlUrl('mysql://erp:Sekr3t@db.example/ledger?dateStrings=false')).toThrow(
+      /the parameter dateStrings; only ssl is taken/,
+    );
+    expect(mysqlUrl('mysql://erp@db.example/ledger?decimalNumbers=true&ssl={}')).toThrow(/decimalNumbers/);
+    expect(mysqlUrl('mysql://erp@db.example/ledger?ssl={"rejectUnauthorized":true}')).not.toThrow();
+  });
 });
