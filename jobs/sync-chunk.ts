@@ -16,6 +16,8 @@ function recordsOf<K extends RecordKind>(kind: K): z.ZodType<RecordOf<K>[]> {
       z.strictObject({
         file: z.string(),
         line: z.int().positive(),
+        // A database row's key (issue 29): only a database feed's chunks carry it.
+        key: z.string().optional(),
         externalId: z.string().min(1),
         derivedId: z.boolean(),
         payload: KINDS[kind].create,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../config/load-feed.js';
+import { fileSourceOf } from '../sources/formats/registry.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import { importFile } from '../sync/import-file.js';
@@ -84,7 +85,7 @@ export async function checkFeed(loaded: LoadedFeed, options: CheckOptions): Prom
     },
   });
   const leftOut: FeedCheck['leftOut'] = [];
-  const location = openLocation(feed.source.location, options.env, {
+  const location = openLocation(fileSourceOf(feed.source, 'check').location, options.env, {
     onProblem: (p) => leftOut.push({ path: p.path, problem: p.problem }),
   });
   const files: FeedCheck['files'] = [];

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { databaseLabel } from '../sources/database/database-source.js';
+import { isDatabaseSource } from '../sources/formats/registry.js';
 import { isRemote } from '../sources/locations/source-keys.js';
 import { ConfigError, describeIssues } from './errors.js';
 import { Feed } from './feed.js';
@@ -11,7 +13,7 @@ export interface LoadedFeed {
   /** Absolute path of the feed file. */
   file: string;
   /**
-   * The glob of its exports: local, source.path resolved against the feed file's folder; on a
+   * A database feed: its table or query's label (databaseLabel). Else the glob of its exports: local, source.path resolved against the feed file's folder; on a
    * remote location (SFTP, S3) source.path as given, a path on the server or a key pattern.
    */
   sourceGlob: string;
@@ -38,12 +40,16 @@ export function parseFeed(text: string, file: string): LoadedFeed {
   const result = Feed.safeParse(parsed);
   if (!result.success) throw new ConfigError(`${file}: invalid feed`, describeIssues(result.error));
   const absolute = resolve(file);
+  const { source } = result.data;
   return {
     feed: result.data,
     file: absolute,
-    sourceGlob: isRemote(result.data.source.location)
-      ? result.data.source.path
-      : resolve(dirname(absolute), result.data.source.path),
+    // A database source lists no files: its one "export" is its table or query, by its label.
+    sourceGlob: isDatabaseSource(source)
+      ? databaseLabel(source)
+      : isRemote(source.location)
+        ? source.path
+        : resolve(dirname(absolute), source.path),
   };
 }
 

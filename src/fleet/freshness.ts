@@ -1,4 +1,5 @@
 import type { LoadedFeed } from '../config/load-feed.js';
+import { expectEveryOf } from '../sources/locations/source-keys.js';
 import type { FreshnessAlerts, FreshnessVerdictInput } from '../sync/alerts.js';
 import type { FeedFreshness, FileRegistry } from './file-registry.js';
 
@@ -47,13 +48,14 @@ export async function checkFreshness(
   someUnreadable = false,
 ): Promise<FreshnessVerdict[]> {
   const byName = new Map(feeds.map((l) => [l.feed.name, l.feed]));
-  for (const feed of byName.values())
-    if (feed.source.expectEvery !== undefined)
-      await registry.expectFiles(feed.name, feed.accountId, feed.source.expectEvery, now);
+  for (const feed of byName.values()) {
+    const every = expectEveryOf(feed.source);
+    if (every !== undefined) await registry.expectFiles(feed.name, feed.accountId, every, now);
+  }
   const verdicts: FreshnessVerdict[] = [];
   for (const entry of await registry.freshness()) {
     const feed = byName.get(entry.feed);
-    if (feed?.source.expectEvery === undefined) {
+    if (!feed || expectEveryOf(feed.source) === undefined) {
       // Gone or without the key: forgotten, unless a feed file could not be read this time (it
       // may be that feed's: it keeps its clock, as it keeps its schedule).
       if (feed !== undefined || !someUnreadable) await registry.forgetFreshness(entry.feed);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ImportFilePayload } from '../../jobs/import-file.js';
 import type { Feed } from '../config/feed.js';
 import { withLogContext } from '../logging/log-context.js';
+import { fileSourceOf } from '../sources/formats/registry.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import type { RunAlerts } from '../sync/alerts.js';
@@ -99,7 +100,7 @@ export function importProcessor(deps: ImportJobDeps) {
     };
     const logger = deps.logger.child(bindings);
     // The worker reaches the export itself, from the feed: never through the producer's disk.
-    const location = openLocation(feed.source.location, deps.env ?? process.env);
+    const location = openLocation(fileSourceOf(feed.source, 'the fleet').location, deps.env ?? process.env);
     const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
     const { identity } = deps;
     const input = {

@@ -3,11 +3,12 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
+import { fileSourceOf } from '../sources/formats/registry.js';
 import { type ArrivalMemory, listArrived, type WaitingFile } from '../sources/locations/arrival.js';
 import { exportFile, nameOf, sha256Of } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import { explainNoFile, type NoFile } from '../sources/locations/no-file.js';
-import { arrivalOf, isRemote } from '../sources/locations/source-keys.js';
+import { arrivalOf, expectEveryOf, isRemote } from '../sources/locations/source-keys.js';
 import { withFeedLocation } from '../sync/run/feed-location.js';
 import { newRunId, runIdTime } from '../sync/run-id.js';
 import { systemClock } from '../time/clock.js';
@@ -144,7 +145,7 @@ async function enqueueFrom(
     results.push({ file: name, sha256, runId: claim.runId, enqueued });
   }
   // Freshness (source.expectEvery): a listing that showed a file version never imported before.
-  const { expectEvery } = feed.source;
+  const expectEvery = expectEveryOf(feed.source);
   if (expectEvery !== undefined)
     await deps.registry.expectFiles(
       feed.name,
@@ -174,7 +175,11 @@ async function arrivedFiles(
     options.onWaiting?.(named);
   }
   if (listing.ready.length === 0 && listing.waiting.length === 0) {
-    const noFile = await explainNoFile(location, loaded.sourceGlob, feed.source.allowNoFiles === true);
+    const noFile = await explainNoFile(
+      location,
+      loaded.sourceGlob,
+      fileSourceOf(feed.source, 'enqueue').allowNoFiles === true,
+    );
     const level = noFile.stop === 'SOURCE_FOLDER_MISSING' ? 'error' : noFile.stop ? 'warn' : 'info';
     deps.logger[level](
       { feed: feed.name, glob: loaded.sourceGlob, code: noFile.stop || undefined },

@@ -18,8 +18,8 @@ export interface MemoryPortDeps extends MemoryDispatchDeps {
 /** The run a memory port is for: its feed, where its exports lie, what closes once its chunks settled. */
 export interface ProcessRun {
   feed: Feed;
-  /** Names the files an interrupt left unread. */
-  location: Location;
+  /** Names the files an interrupt left unread; absent (a database feed): its path is its name. */
+  location?: Location;
   /** Once every chunk has settled (the dry run's would-send file closed). */
   drained?(): Promise<void>;
 }
@@ -60,7 +60,7 @@ export function memoryPort(run: MemoryRun, of: ProcessRun, deps: MemoryPortDeps,
       const readAt = new Map(reads.map((r) => [r.path, r]));
       const unread = paths.flatMap((path) => {
         const read = readAt.get(path);
-        if (!read) return [{ path: nameOf(location, path), readUpToLine: 0 }];
+        if (!read) return [{ path: location ? nameOf(location, path) : path, readUpToLine: 0 }];
         const reading = readings.get(path);
         return reading?.stopped ? [{ path: read.file, readUpToLine: reading.lastLine }] : [];
       });

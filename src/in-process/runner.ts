@@ -1,11 +1,15 @@
 import type { Logger } from 'pino';
+import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import type { ReportFiles } from '../report-files/file-sink.js';
+import { isDatabaseSource } from '../sources/formats/registry.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { IdentityStore } from '../sync/identity/check.js';
 import type { RunSummary } from '../sync/report/summary.js';
+import type { CursorStore } from '../sync/run/cursor.js';
+import type { OpenDatabase, OpenedDatabase } from '../sync/run/database-run.js';
 import { withFeedLocation } from '../sync/run/feed-location.js';
 import { listRun } from '../sync/run/list-run.js';
 import { runAccount } from '../sync/run/open-run.js';
@@ -31,6 +35,15 @@ export interface RunnerDeps extends MemoryPortDeps {
    * `reconcile --repair` syncs the records it found missing or different. Absent: every line.
    */
   onlyLines?: ReadonlyMap<string, ReadonlySet<number>>;
+  /**
+   * Database feeds (issue 29): where their cursor positions are kept; absent (a sandbox sync),
+   * none is loaded or saved, so every run reads the whole table or query.
+   */
+  cursor?: CursorStore;
+  /** Database feeds: read from the start, whatever position is stored (`sync --reimport`). */
+  reimport?: boolean;
+  /** Database feeds: how their database is opened (the reading side's openDatabase). */
+  openDatabase?: OpenDatabase;
 }
 
 export interface FeedRunResult {
@@ -44,13 +57,32 @@ export interface FeedRunResult {
  * a time (the gate), and the import waits for a slot before reading further, so memory stays flat.
  */
 export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
+  const { source } = loaded.feed;
+  if (isDatabaseSource(source)) {
+    const database = openDatabaseOf(deps)(source, deps.env ?? process.env);
+    try {
+      return await runFeedAt({ database }, loaded, dryRun, deps);
+    } finally {
+      await database.close();
+    }
+  }
   return withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
-    runFeedAt(location, loaded, dryRun, deps),
+    runFeedAt({ location }, loaded, dryRun, deps),
+  );
+}
+
+/** The reading side's openDatabase, given; until it is connected a database feed is refused so. */
+function openDatabaseOf(deps: RunnerDeps): OpenDatabase {
+  return (
+    deps.openDatabase ??
+    (() => {
+      throw new ConfigError('database sources cannot be read yet: this build has no database reader');
+    })
   );
 }
 
 async function runFeedAt(
-  location: Location,
+  at: { location: Location } | { database: OpenedDatabase },
   loaded: LoadedFeed,
   dryRun: boolean,
   deps: RunnerDeps,
@@ -63,24 +95,24 @@ async function runFeedAt(
   const bindings = { runId, feed: feed.name, tenant: feed.accountId };
   const logger = deps.logger.child(bindings);
   const { run, files, close } = await reportedRun(runId, feed, dryRun, deps);
-  const port = memoryPort(run, { feed, location, drained: close }, deps, logger);
-  const { listed, waiting } = await listRun(location, loaded.sourceGlob, feed, {
-    clock: deps.clock,
-    logger,
-    stop: (stop) => run.stop(stop),
-  });
-  const { identity, onlyLines: only } = deps;
+  const location = 'location' in at ? at.location : undefined;
+  const port = memoryPort(run, { feed, ...(location ? { location } : {}), drained: close }, deps, logger);
+  const { identity, onlyLines: only, cursor } = deps;
+  const exports =
+    'location' in at
+      ? await filesOf(at.location, loaded, only, {
+          clock: deps.clock,
+          logger,
+          stop: (stop) => run.stop(stop),
+        })
+      : await databaseOf(at.database, feed.name, cursor, deps.reimport === true, logger);
   const input = {
     runId,
     account,
     dryRun,
-    location,
-    paths: listed.listing.ready.map((f) => f.path),
-    ...(only ? { lines: (path: string) => only.get(nameOf(location, path)) ?? new Set<number>() } : {}),
-    listed,
+    ...exports,
     ...(identity ? { identity } : {}),
     startedAt,
-    waiting,
   };
   const runDeps: RunDeps = {
     logger,
@@ -89,9 +121,44 @@ async function runFeedAt(
     chunkContext: (chunk) => processContext(deps, chunk.accountId, logger.child({ chunk: chunk.seq })),
     ...(deps.alerts ? { alerts: sideChannel(deps.alerts, logger) } : {}),
     ...(deps.target ? { target: deps.target } : {}),
+    ...(cursor ? { cursor } : {}),
     logContext: bindings,
   };
   return { summary: await runToEnd(input, port, runDeps), files };
+}
+
+/** A file feed's run: its location's exports that have arrived (listRun), and those that wait. */
+async function filesOf(
+  location: Location,
+  loaded: LoadedFeed,
+  only: RunnerDeps['onlyLines'],
+  deps: Parameters<typeof listRun>[3],
+) {
+  const { listed, waiting } = await listRun(location, loaded.sourceGlob, loaded.feed, deps);
+  return {
+    location,
+    paths: listed.listing.ready.map((f) => f.path),
+    ...(only ? { lines: (path: string) => only.get(nameOf(location, path)) ?? new Set<number>() } : {}),
+    listed,
+    waiting,
+  };
+}
+
+/**
+ * A database feed's run: its one export (the table or query by its label, never "no export": a
+ * read without new rows is a run of 0 records), read after the stored position unless `reimport`.
+ */
+async function databaseOf(
+  database: OpenedDatabase,
+  feed: string,
+  cursor: CursorStore | undefined,
+  reimport: boolean,
+  logger: Logger,
+) {
+  const after = reimport ? undefined : await cursor?.load(feed);
+  if (reimport) logger.info('reimport: reading from the start, whatever cursor position is stored');
+  else if (after) logger.info({ cursor: after }, 'reading after the stored cursor position');
+  return { paths: [database.label], database: { database, ...(after ? { after } : {}) } };
 }
 
 /**

@@ -17,11 +17,25 @@ export const OUTCOME_COLUMNS = [
   'message',
   'amount',
   'runId',
+  // Last, so a reader of the columns by position reads the earlier ones as before: a database
+  // row's key (issue 29), empty for a file's.
+  'key',
 ] as const;
 
 /** One outcome as a CSV line of OUTCOME_COLUMNS, in that order (spelt out: every record passes here). */
 export function outcomeCsvLine(o: RecordOutcome, runId: string): string {
-  return csvLine([o.file, o.line, o.externalId, o.outcome, o.serviceId, o.code, o.message, o.amount, runId]);
+  return csvLine([
+    o.file,
+    o.line,
+    o.externalId,
+    o.outcome,
+    o.serviceId,
+    o.code,
+    o.message,
+    o.amount,
+    runId,
+    o.key,
+  ]);
 }
 
 let lastFile: string | undefined;
@@ -50,7 +64,9 @@ export function outcomeJsonLine(o: RecordOutcome, runId: string): string {
     lastRunId = runId;
     lastRunIdJson = JSON.stringify(runId);
   }
-  return `${line},"runId":${lastRunIdJson}}\n`;
+  line += `,"runId":${lastRunIdJson}`;
+  if (o.key !== undefined) line += `,"key":${JSON.stringify(o.key)}`;
+  return `${line}}\n`;
 }
 
 export interface ReportFiles {

@@ -7,7 +7,14 @@ import type { SourceFeed } from './feed-view.js';
 import { cellOf, checkColumn, type FieldReader, fieldReader, SourceLayoutError } from './field-plan.js';
 import { routeCellsOf } from './formats/registry.js';
 import { DerivedIds, identityContent } from './identity.js';
-import type { MapOutcome, MappedRecord, RecordProblem, StatementAccount } from './record.js';
+import type {
+  ExcludedRecord,
+  MapOutcome,
+  MappedRecord,
+  RecordProblem,
+  RejectedRecord,
+  StatementAccount,
+} from './record.js';
 import type { Columns, SourceRow } from './row.js';
 import { accountKey } from './statement-account.js';
 import { compileDateFormat } from './values/date.js';
@@ -118,7 +125,9 @@ export function compileMapper<K extends RecordKind>(
       // skipped control total, or the run's totals no longer add up to the file's own total.
       const read = amountReader?.(row);
       const amount = read?.ok ? read.value?.decimal : undefined;
-      return { kind: 'excluded', record: { file: row.file, line: row.line, reason, amount } };
+      const record: ExcludedRecord = { file: row.file, line: row.line, reason, amount };
+      if (row.key !== undefined) record.key = row.key;
+      return { kind: 'excluded', record };
     }
     const payload: Record<string, unknown> = {};
     // Made for the first problem only: a row that maps allocates none.
@@ -182,6 +191,7 @@ export function compileMapper<K extends RecordKind>(
     };
     // Keys added only when there is something (no spread of a literal: a row's cost in a profile).
     if (routed?.route) record.route = routed.route;
+    if (row.key !== undefined) record.key = row.key;
     if (row.booking) record.booking = bookingOf(row.booking, row.bookingId, externalId);
     return { kind: 'mapped', record: record as RecordOf<K> };
   };
@@ -199,10 +209,17 @@ function rejectedRow<R extends MappedRecord>(
   problems: readonly RecordProblem[],
 ): MapOutcome<R> {
   const message = problems.map((problem) => problem.message).join('; ');
-  return {
-    kind: 'rejected',
-    record: { file: row.file, line: row.line, externalId, code, message, problems, amount },
+  const record: RejectedRecord = {
+    file: row.file,
+    line: row.line,
+    externalId,
+    code,
+    message,
+    problems,
+    amount,
   };
+  if (row.key !== undefined) record.key = row.key;
+  return { kind: 'rejected', record };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RecordKind } from '../kinds/registry.js';
 import type { RecordOf } from '../sources/record-of.js';
+import type { CursorPosition } from './database/database-read.js';
 import { dateFormatCheck } from './date-format-check.js';
 import { type CheckedText, openCheckedText } from './decode.js';
 import { blankSize, emptyFileStop } from './empty-file.js';
@@ -48,6 +49,11 @@ export interface RecordStream<R extends MappedRecord = MappedRecord> {
    * decoded characters), read a chunk ahead of the rows handed out (CheckedText.bytesRead).
    */
   bytesRead(): number;
+  /**
+   * A database read (src/sync/run/database-run.ts): the cursor range it covered, `to` known once
+   * `batches` ended. Absent for a file.
+   */
+  cursor?(): { from?: CursorPosition; to?: CursorPosition };
 }
 
 /**
@@ -143,16 +149,6 @@ export function openRecords<K extends RecordKind>(
   let sheet: (() => string | undefined) | undefined;
   const batches = read();
 
-  let layoutProblem: string | undefined;
-  let mapper: RecordMapper<RecordOf<K>> | undefined;
-  const compile = async () => {
-    try {
-      mapper = compileMapper(feed, await columns);
-    } catch (error) {
-      if (!(error instanceof SourceLayoutError)) throw error;
-      layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
-    }
-  };
   const least = leastContentOf(feed.source.format);
   /** An empty file (empty-file.ts) under a format whose least file holds something: its stop. */
   const emptyStop = async (): Promise<FileStopError | undefined> => {
@@ -160,26 +156,59 @@ export function openRecords<K extends RecordKind>(
     const size = await blankSize(source);
     return size === undefined ? undefined : emptyFileStop(file, size, least(namedColumns(columnsRead)));
   };
+  const items = mapItems(feed, file, batches, () => columns);
   async function* mapped(): AsyncGenerator<MapOutcome<RecordOf<K>>[]> {
     // Nothing read at all (no row, no problem): the file may be empty, which is no export. A
     // reader's own stop of an empty file (not a zip, no XML root) gives way to that reason.
-    let seen = false;
     try {
-      yield* mappedBatches(() => {
-        seen = true;
-      });
+      yield* items.batches;
     } catch (error) {
-      if (!seen && error instanceof FileStopError) throw (await emptyStop()) ?? error;
+      if (items.itemsSeen() === 0 && error instanceof FileStopError) throw (await emptyStop()) ?? error;
       throw error;
     }
-    if (!seen) {
+    if (items.itemsSeen() === 0) {
       const empty = await emptyStop();
       if (empty) throw empty;
     }
   }
-  async function* mappedBatches(onItems: () => void): AsyncGenerator<MapOutcome<RecordOf<K>>[]> {
+  return {
+    file,
+    batches: mapped(),
+    sha256: sha256.promise,
+    encoding: encoding.promise,
+    layoutProblem: items.layoutProblem,
+    report: (fileStopped) => formatReport(statements, fileStopped),
+    sheet: () => sheet?.(),
+    bytesRead: () => checked?.bytesRead() ?? 0,
+  };
+}
+
+/**
+ * A reader's items as mapped records (the mapping compiled once the header is known): a row that
+ * could not be read becomes a rejection (UNREADABLE_ROW), and when the mapping does not fit the
+ * header every row is rejected with that reason and `layoutProblem` says it. The mapping of any
+ * reading, a file's (openRecords) or a database's (readingRecords).
+ */
+function mapItems<K extends RecordKind>(
+  feed: SourceFeed<K>,
+  file: string,
+  batches: AsyncIterable<readonly SourceItem[]>,
+  columns: () => Promise<Columns | undefined>,
+) {
+  let layoutProblem: string | undefined;
+  let mapper: RecordMapper<RecordOf<K>> | undefined;
+  let seen = 0;
+  const compile = async () => {
+    try {
+      mapper = compileMapper(feed, await columns());
+    } catch (error) {
+      if (!(error instanceof SourceLayoutError)) throw error;
+      layoutProblem = `the feed's mapping does not fit this file: ${error.message}`;
+    }
+  };
+  async function* mapped(): AsyncGenerator<MapOutcome<RecordOf<K>>[]> {
     for await (const batch of batches) {
-      if (batch.length > 0) onItems();
+      seen += batch.length;
       const out: MapOutcome<RecordOf<K>>[] = [];
       for (const item of batch) {
         if (item.kind === 'problem') {
@@ -197,6 +226,7 @@ export function openRecords<K extends RecordKind>(
             record: {
               file,
               line: item.row.line,
+              ...(item.row.key !== undefined ? { key: item.row.key } : {}),
               code: 'INVALID_RECORD',
               message: layoutProblem ?? 'unmapped',
             },
@@ -206,21 +236,37 @@ export function openRecords<K extends RecordKind>(
     }
     // A header without data rows is still checked against the mapping: some other file given as
     // the export (its one line read as the header) must not pass as an empty export.
-    if (!mapper && layoutProblem === undefined && (await columns)) await compile();
+    if (!mapper && layoutProblem === undefined && (await columns())) await compile();
   }
+  return { batches: mapped(), layoutProblem: () => layoutProblem, itemsSeen: () => seen };
+}
+
+/**
+ * A reading that is no file's (a database's table or query: src/sync/run/database-run.ts) as
+ * mapped records, the same mapping as any export's: nothing to decode, so no encoding and no
+ * bytes; `sha256` is what the caller says fingerprints the read.
+ */
+export function readingRecords<K extends RecordKind>(
+  feed: SourceFeed<K>,
+  file: string,
+  reading: FormatReading,
+  sha256: Promise<string>,
+): RecordStream<RecordOf<K>> {
+  const items = mapItems(feed, file, reading.batches, () => reading.columns);
   return {
     file,
-    batches: mapped(),
-    sha256: sha256.promise,
-    encoding: encoding.promise,
-    layoutProblem: () => layoutProblem,
-    report: (fileStopped) => formatReport(statements, fileStopped),
-    sheet: () => sheet?.(),
-    bytesRead: () => checked?.bytesRead() ?? 0,
+    batches: items.batches,
+    sha256,
+    encoding: Promise.resolve(undefined),
+    layoutProblem: items.layoutProblem,
+    report: (fileStopped) => formatReport(reading.statements, fileStopped),
+    sheet: () => reading.sheet?.(),
+    bytesRead: () => 0,
   };
 }
 
-function deferred<T>() {
+/** A promise settled from outside (a stream's fingerprint, known once its reading ended). */
+export function deferred<T>() {
   let resolve: (value: T) => void = () => {};
   let reject: (error: unknown) => void = () => {};
   const promise = new Promise<T>((res, rej) => {

@@ -10,6 +10,8 @@ export type { StatementAccount };
 export interface MappedRecord<P = unknown> {
   file: string;
   line: number;
+  /** A database row's key (SourceRow.key): outcomes name the row `file:key`. */
+  key?: string;
   externalId: string;
   /** True when the export had no ID and erp-bridge derived one from the content. */
   derivedId: boolean;
@@ -35,6 +37,8 @@ export interface RecordProblem {
 export interface RejectedRecord {
   file: string;
   line: number;
+  /** A database row's key (SourceRow.key): outcomes name the row `file:key`. */
+  key?: string;
   externalId?: string;
   code: 'INVALID_RECORD' | 'UNREADABLE_ROW' | 'UNKNOWN_ACCOUNT';
   /** For people and the report files: the problems' messages joined by "; ". */
@@ -48,6 +52,8 @@ export interface RejectedRecord {
 export interface ExcludedRecord {
   file: string;
   line: number;
+  /** A database row's key (SourceRow.key): outcomes name the row `file:key`. */
+  key?: string;
   reason: string;
   /** The row's amount as exact decimal text when it could be read, for control totals. */
   amount?: string;

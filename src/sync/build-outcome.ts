@@ -3,11 +3,12 @@ import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from './outcome.js';
 
 /** What a strategy decides about a record; file, line, externalId and amount come from the record. */
-export type OutcomeFields = Omit<RecordOutcome, 'file' | 'line' | 'externalId' | 'amount'>;
+export type OutcomeFields = Omit<RecordOutcome, 'file' | 'line' | 'key' | 'externalId' | 'amount'>;
 
 export const outcomeOf = (record: MappedRecord, fields: OutcomeFields): RecordOutcome => ({
   file: record.file,
   line: record.line,
+  ...(record.key !== undefined ? { key: record.key } : {}),
   externalId: record.externalId,
   amount: record.amount,
   ...fields,

@@ -15,6 +15,7 @@ import type { ChunkSettings } from './chunk-settings.js';
 import { firstOfEachBooking } from './first-booking.js';
 import type { RecordOutcome } from './outcome.js';
 import type { Prediction } from './predict.js';
+import type { CursorRange } from './run/cursor.js';
 import type { RunHandle, StopReason } from './run-handle.js';
 import { RunStopError, stopFor, stoppedOutcome } from './stop.js';
 
@@ -47,6 +48,8 @@ export interface ImportResult {
   sheet?: string;
   /** What the format's reading reports of the file, settled with its records at the run's end. */
   report: FormatReport;
+  /** A database read: the cursor range it covered (the run's end advances the stored position). */
+  cursor?: CursorRange;
 }
 
 function reportable(outcome: MapOutcome): RecordOutcome | undefined {
@@ -55,6 +58,7 @@ function reportable(outcome: MapOutcome): RecordOutcome | undefined {
     return {
       file: outcome.record.file,
       line: outcome.record.line,
+      ...(outcome.record.key !== undefined ? { key: outcome.record.key } : {}),
       outcome: 'skipped',
       code: 'EXCLUDED',
       message: outcome.record.reason,
@@ -213,6 +217,7 @@ export async function importFile<K extends RecordKind>(
   if (local.length > 0) await run.report.record(local);
   const encoding = await stream.encoding;
   const sheet = stream.sheet();
+  const cursor = stream.cursor?.();
   return {
     file: name,
     // A file whose location failed was not read to its end: no fingerprint of its whole content.
@@ -225,6 +230,7 @@ export async function importFile<K extends RecordKind>(
     ...(encoding ? { encoding } : {}),
     ...(sheet !== undefined ? { sheet } : {}),
     report: stream.report(stopped !== undefined),
+    ...(cursor ? { cursor } : {}),
   };
 }
 

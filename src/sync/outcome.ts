@@ -14,6 +14,8 @@ export type Outcome = (typeof OUTCOMES)[number];
 export interface RecordOutcome {
   file: string;
   line: number;
+  /** A database row's key (SourceRow.key): the row is `file:key` (table:key), not `file:line`. */
+  key?: string;
   externalId?: string;
   outcome: Outcome;
   serviceId?: number;
@@ -31,4 +33,12 @@ export interface RecordOutcome {
    * period held it already cannot be told, and a rerun sets it again rather than adding it twice.
    */
   valueSet?: true;
+}
+
+/**
+ * Where a record or outcome came from, as messages and screens say it: `file:line`, or for a
+ * database row `table:key` (its line is only its ordinal in one read).
+ */
+export function placeOf(at: { file: string; line: number; key?: string | undefined }): string {
+  return `${at.file}:${at.key ?? at.line}`;
 }

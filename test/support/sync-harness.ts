@@ -108,7 +108,10 @@ export async function syncHarness<F extends Front = Front>(
     feedFile: string,
     dryRun = false,
     alerts?: RunAlerts,
-    extra: Pick<RunnerDeps, 'identity' | 'interrupt' | 'onlyLines'> = {},
+    extra: Pick<
+      RunnerDeps,
+      'identity' | 'interrupt' | 'onlyLines' | 'cursor' | 'reimport' | 'openDatabase'
+    > = {},
   ): Promise<HarnessRun> {
     const loaded = await loadFeedFile(feedFile);
     const result = await runFeed(loaded, dryRun, {

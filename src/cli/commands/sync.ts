@@ -6,13 +6,14 @@ import { loadFeedFiles } from '../../config/load-feed.js';
 import { loadPartnerConfig, PartnerConfigError } from '../../config/partner-env.js';
 import { shutdownGraceMs } from '../../fleet/fleet-config.js';
 import { MemoryGate } from '../../gate/memory-gate.js';
+import { FileCursorStore } from '../../in-process/cursor-file-store.js';
 import { FileIdentityStore } from '../../in-process/identity-file-store.js';
 import { type FeedRunResult, runFeed } from '../../in-process/runner.js';
 import { KINDS } from '../../kinds/registry.js';
 import { loadAlertConfig } from '../../ops/alerts/alert-config.js';
 import { FeedAlerts } from '../../ops/alerts/feed-alerts.js';
 import { FileFeedHealthStore } from '../../ops/alerts/file-health-store.js';
-import { positionOf } from '../../sources/formats/registry.js';
+import { isDatabaseSource, positionOf } from '../../sources/formats/registry.js';
 import { openLocation } from '../../sources/locations/open-location.js';
 import type { RunSummary } from '../../sync/report/summary.js';
 import { systemClock } from '../../time/clock.js';
@@ -33,6 +34,7 @@ interface SyncFlags {
   logLevel: string;
   progress: boolean;
   acceptNewIdentity: boolean;
+  reimport: boolean;
 }
 
 /** The exit code of a finished sync: the worst of its runs. */
@@ -56,6 +58,11 @@ export function registerSyncCommand(program: Command): void {
     .option(
       '--accept-new-identity',
       "go on although the feed's identity settings changed (derived IDs change: see docs/identity.md)",
+      false,
+    )
+    .option(
+      '--reimport',
+      'database feeds: read every row from the start, whatever cursor position is stored (docs/databases.md)',
       false,
     )
     .action(async (feedFiles: string[], flags: SyncFlags) => {
@@ -102,6 +109,8 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   // already runs: listing the exports is no reason to wait before the first record is sent.
   if (bar)
     for (const { feed, sourceGlob } of feeds) {
+      // A database feed's rows are not bytes of a file: its reading adds nothing to the total.
+      if (isDatabaseSource(feed.source)) continue;
       const location = openLocation(feed.source.location, process.env);
       void location
         .list(sourceGlob)
@@ -124,6 +133,9 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
   // What the feeds' derived IDs depend on, kept beside their reports like their health. A sandbox
   // run keeps none: it says nothing about the real feed.
   const identityStore = flags.sandbox ? undefined : new FileIdentityStore(flags.reportDir);
+  // Database feeds' cursor positions, kept the same way: a sandbox sync reads every row each time
+  // and moves no position, so the real feed's next run still reads what the sandbox saw.
+  const cursorStore = flags.sandbox ? undefined : new FileCursorStore(flags.reportDir);
   // A first signal stops reading and lets in-flight chunks settle for `graceMs`, then aborts their
   // requests; a second one ends the process at once. Either way the exit code is 128 + signal.
   const interrupt = new AbortController();
@@ -161,6 +173,8 @@ async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitCode> {
         target: service.target,
         ...(alerts ? { alerts } : {}),
         ...(identityStore ? { identity: { store: identityStore, accept: flags.acceptNewIdentity } } : {}),
+        ...(cursorStore ? { cursor: cursorStore } : {}),
+        reimport: flags.reimport,
         ...(bar ? { onProgress: (delta: ProgressDelta) => bar.advance(delta) } : {}),
       });
     // The partner's own feeds (accounts) first: users and categories of an account provisioned in

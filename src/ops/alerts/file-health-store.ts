@@ -1,8 +1,8 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../report-files/atomic-file.js';
+import { readIfWritten, writeFileAtomic } from '../../report-files/atomic-file.js';
 import {
   type FeedHealthStore,
   type HealthSnapshot,
@@ -69,13 +69,8 @@ export class FileFeedHealthStore implements FeedHealthStore {
   }
 
   async #read(): Promise<HealthSnapshot> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw error;
-    }
+    const text = await readIfWritten(this.path);
+    if (text === undefined) return {};
     let json: unknown;
     try {
       json = JSON.parse(text);

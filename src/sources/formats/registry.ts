@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RecordKind } from '../../kinds/registry.js';
+import { DATABASE_TYPES, databaseFormat } from '../database/database-source.js';
 import type { FieldMappings } from '../field-mapping.js';
 import type { MappedColumn } from '../row.js';
 import { camtFormat } from './camt.js';
@@ -27,7 +28,21 @@ export const SOURCE_FORMATS = {
   camt: camtFormat,
   datev: datevFormat,
   xlsx: xlsxFormat,
+  /** Not a file format: a database location's table or query (the YAML names no format). */
+  database: databaseFormat,
 };
+
+/**
+ * A source whose location is a database has no `format` key (issue 29's YAML): it is filed under
+ * `database`, so the union below checks it against the database keys and says what they are.
+ */
+function withDatabaseFormat(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || 'format' in value) return value;
+  const location: unknown = (value as { location?: unknown }).location;
+  const type =
+    typeof location === 'object' && location !== null ? (location as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && DATABASE_TYPES.includes(type) ? { ...value, format: 'database' } : value;
+}
 
 function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
   const [first, ...rest] = items;
@@ -36,7 +51,7 @@ function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
 }
 
 /** A feed's `source`: the keys of its `format`, and only those (a csv key on a jsonl feed is an error). */
-export const Source = z.discriminatedUnion(
+const SourceUnion = z.discriminatedUnion(
   'format',
   nonEmpty(Object.values(SOURCE_FORMATS).map((f) => f.schema)),
   {
@@ -45,10 +60,20 @@ export const Source = z.discriminatedUnion(
       issue.code === 'invalid_union'
         ? `Invalid option: expected one of ${Object.keys(SOURCE_FORMATS)
             .map((name) => JSON.stringify(name))
-            .join('|')}`
+            .join(
+              '|',
+            )} ("database" is given by a database location, type postgres or mysql, with table or query)`
         : undefined,
   },
 );
+/**
+ * The input type is the union's (a database source's input names `format: database`, which the
+ * YAML may leave out): the preprocess takes anything, but what it passes on is checked as the union.
+ */
+export const Source = z.preprocess(withDatabaseFormat, SourceUnion) as unknown as z.ZodType<
+  z.output<typeof SourceUnion>,
+  z.input<typeof SourceUnion>
+>;
 export type Source = z.output<typeof Source>;
 export type SourceFormatName = Source['format'];
 type SourceOf<F extends SourceFormatName> = Extract<Source, { format: F }>;
@@ -68,6 +93,7 @@ type Entry<S> = {
 } & (
   | { input?: 'text'; read: FormatReader<S> }
   | { input: 'bytes'; read: BytesReader<S>; rawText?: RawTextReader<S> }
+  | { input: 'database' }
 );
 
 /** Whether the format's reader writes every date from a fixed layout (no `dateFormat` to contradict). */
@@ -80,8 +106,11 @@ export function leastContentOf(format: SourceFormatName): ((mapped: string) => s
   return BY_NAME[format].leastContent;
 }
 
-/** Whether the format reads decoded text (encoding pass, strict decode) or the raw file. */
-export function inputOf(format: SourceFormatName): 'text' | 'bytes' {
+/**
+ * Whether the format reads decoded text (encoding pass, strict decode) or the raw file, or is no
+ * file at all (a database source's rows).
+ */
+export function inputOf(format: SourceFormatName): 'text' | 'bytes' | 'database' {
   return BY_NAME[format].input ?? 'text';
 }
 
@@ -94,6 +123,7 @@ export function readSource<F extends SourceFormatName>(
   mapped: readonly MappedColumn[] = [],
 ): FormatReading {
   const entry: Entry<SourceOf<F>> = BY_NAME[format];
+  if (entry.input === 'database') throw new Error(`the ${format} source reads no file`);
   if (entry.input === 'bytes') throw new Error(`the ${format} format reads the file's bytes, not text`);
   return entry.read(file, text, source, mapped);
 }
@@ -118,6 +148,7 @@ export function readSourceBytes<F extends SourceFormatName>(
   mapped: readonly MappedColumn[] = [],
 ): FormatReading {
   const entry: Entry<SourceOf<F>> = BY_NAME[format];
+  if (entry.input === 'database') throw new Error(`the ${format} source reads no file`);
   if (entry.input !== 'bytes') throw new Error(`the ${format} format reads decoded text, not bytes`);
   return entry.read(file, bytes, source, mapped);
 }
@@ -139,4 +170,27 @@ export function defaultMappingOf(
 /** The cells that name a row's statement account (bank formats), if the format has them. */
 export function routeCellsOf(format: SourceFormatName): RouteCells | undefined {
   return BY_NAME[format].routeCells;
+}
+
+/** A source of export files (every format but a database's). */
+export type FileSource = Exclude<Source, { format: 'database' }>;
+/** A database source (issue 29): a table or query, no files. */
+export type DatabaseSourceOf = Extract<Source, { format: 'database' }>;
+
+/** Whether the feed reads a database's table or query rather than export files. */
+export function isDatabaseSource(source: Source): source is DatabaseSourceOf {
+  return source.format === 'database';
+}
+
+/**
+ * The source's file keys, where only a feed of export files gets (its location opened, its glob
+ * listed): a database feed's run takes its own way before (src/sync/run/database-run.ts), so one
+ * here is a command that does not read databases yet, said as such.
+ */
+export function fileSourceOf(source: Source, use = 'this command'): FileSource {
+  if (isDatabaseSource(source))
+    throw new Error(
+      `${use} does not read a database source (${source.location.type}, ${source.table ?? 'query'}) yet: only sync and the fleet's import do`,
+    );
+  return source;
 }

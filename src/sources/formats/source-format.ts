@@ -142,6 +142,15 @@ export interface BytesFormat<Schema extends FormatSchema> extends FormatEntry<Sc
 }
 
 /**
+ * A database source (issue 29, src/sources/database/database-source.ts): rows of a table or query,
+ * no file, so no reader here: the run opens the database (src/sync/run/database-run.ts) and maps
+ * its reading's rows as any export's.
+ */
+export interface DatabaseFormat<Schema extends FormatSchema> extends FormatEntry<Schema> {
+  readonly input: 'database';
+}
+
+/**
  * One source format: everything the rest of the bridge knows about it. The registry
  * (registry.ts) lists one per `source.format` value; the feed's `source` is the union of their
  * schemas, and open-records.ts hands a file's decoded text (or, for a bytes format, the file

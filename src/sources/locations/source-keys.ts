@@ -92,7 +92,16 @@ export type AfterCare =
   | { action: 'delete' }
   | { action: 'move'; processedFolder: string; failedFolder: string };
 
-export function afterCareOf(source: LocatedSource): AfterCare {
+/** A database source (issue 29): no file, so no arrival to wait for and no file to move. */
+interface RowSource {
+  format: 'database';
+}
+const isRows = (source: LocatedSource | RowSource): source is RowSource =>
+  'format' in source && source.format === 'database';
+
+export function afterCareOf(source: LocatedSource | RowSource): AfterCare {
+  // A database source's after-care is its cursor's advance (finish-run.ts).
+  if (isRows(source)) return { action: 'leave' };
   const action = source.afterRun ?? 'leave';
   if (action !== 'move') return { action };
   return {
@@ -103,12 +112,19 @@ export function afterCareOf(source: LocatedSource): AfterCare {
 }
 
 /** The feed's arrival rule, or its location's default. */
-export function arrivalOf(source: LocatedSource): Arrival {
+export function arrivalOf(source: LocatedSource | RowSource): Arrival {
+  // A database's rows have arrived once committed: its snapshot sees those only.
+  if (isRows(source)) return { type: 'immediate' };
   if (source.arrival) return source.arrival;
   return isRemote(source.location) ? { type: 'stable', stableAfterSeconds: 10 } : { type: 'immediate' };
 }
 
 /** Whether `source.path` names files on a server (taken as is) or on this host (relative to the feed). */
-export function isRemote(location: LocationConfig | undefined): boolean {
+export function isRemote(location: LocationConfig | { type: 'postgres' | 'mysql' } | undefined): boolean {
   return location !== undefined && location.type !== 'local';
+}
+
+/** The feed's `expectEvery` (ms); a database source has none (the fleet's freshness is of files). */
+export function expectEveryOf(source: LocatedSource | RowSource): number | undefined {
+  return isRows(source) ? undefined : source.expectEvery;
 }

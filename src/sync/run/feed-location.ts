@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../../config/load-feed.js';
+import { fileSourceOf } from '../../sources/formats/registry.js';
 import type { Location } from '../../sources/locations/location.js';
 import { openLocation } from '../../sources/locations/open-location.js';
 
@@ -14,7 +15,7 @@ export async function withFeedLocation<T>(
   logger: Logger,
   use: (location: Location) => Promise<T>,
 ): Promise<T> {
-  const location = openLocation(loaded.feed.source.location, env, {
+  const location = openLocation(fileSourceOf(loaded.feed.source).location, env, {
     onProblem: (p) =>
       logger.warn(
         { feed: loaded.feed.name, glob: loaded.sourceGlob, path: p.path },

@@ -6,7 +6,9 @@ import type { Location } from '../../sources/locations/location.js';
 import type { RunAlerts } from '../alerts.js';
 import type { ChunkContext } from '../ports.js';
 import { buildSummary, type ReadFile, type ReportedFile, type RunSummary } from '../report/summary.js';
+import { advanceCursor } from './advance-cursor.js';
 import { careForFiles } from './after-care.js';
+import type { CursorRange, CursorStore } from './cursor.js';
 import type { EndPort } from './run-port.js';
 
 /** A file the run read, as the location names it and as the summary reports it. */
@@ -17,6 +19,8 @@ export interface FinishedFile {
   reported: ReadFile;
   /** What the format's reading reported of the file; absent: nothing. */
   report?: FormatReport;
+  /** A database read: the cursor range it covered (advance-cursor.ts). */
+  cursor?: CursorRange;
 }
 
 export interface FinishInput {
@@ -43,12 +47,15 @@ export interface FinishDeps {
   location?: Location;
   /** Where the run wrote (the service's base URL or "embedded sandbox"), named in its summary. */
   target?: string;
+  /** A database feed: where its cursor position is kept (advanced once the run went through). */
+  cursor?: CursorStore;
 }
 
 /**
  * The run's end, once every chunk has settled, in one order for every runner: the files' reports
  * settled by the kind, the tally over the stored outcomes, the check that every record read is accounted
- * for, the summary stored, then the feed alerts, then after-care, then the "run finished" line.
+ * for, the summary stored, then the feed alerts, then after-care (a database feed's: its cursor's
+ * advance, advance-cursor.ts), then the "run finished" line.
  *
  * A replayed finish (the fleet's job died after storing the summary) takes the stored summary and
  * does what is still owed: the alerts, once (the port notes they judged the run; between judging
@@ -60,6 +67,8 @@ export async function finishRun(input: FinishInput, port: EndPort, deps: FinishD
   if (stored) {
     await judge(stored, input, port, deps);
     await careForFiles(input, stored, { retryOwed: await port.retryOwed?.(stored), replayed: true }, deps);
+    // The earlier attempt may have died before the advance: saving the same position again is harmless.
+    await advanceCursor(input, stored, deps);
     return stored;
   }
   const { logger } = deps;
@@ -105,6 +114,7 @@ export async function finishRun(input: FinishInput, port: EndPort, deps: FinishD
   await judge(summary, input, port, deps);
   const retryOwed = input.dryRun ? undefined : await port.retryOwed?.(summary, settled.failedLines);
   await careForFiles(input, summary, { retryOwed, failedLines: settled.failedLines }, deps);
+  await advanceCursor(input, summary, deps);
   logger.info(
     {
       state: summary.state,

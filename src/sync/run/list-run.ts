@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Feed } from '../../config/feed.js';
+import { fileSourceOf } from '../../sources/formats/registry.js';
 import { type ArrivedListing, listArrived } from '../../sources/locations/arrival.js';
 import { nameOf } from '../../sources/locations/export-file.js';
 import type { Location } from '../../sources/locations/location.js';
@@ -75,7 +76,7 @@ export async function listRun(
  * and reconcile's rule (the fleet's producer lists, its jobs name a file).
  */
 export async function noExport(listed: Listed, feed: Feed, logger: Logger): ReturnType<typeof noFileRule> {
-  const noFile = await noFileRule(listed.location, listed.glob, listed.listing, feed.source);
+  const noFile = await noFileRule(listed.location, listed.glob, listed.listing, fileSourceOf(feed.source));
   if (noFile.allowed) logger.info({ glob: listed.glob }, noFile.allowed);
   return noFile;
 }

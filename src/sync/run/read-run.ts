@@ -6,6 +6,7 @@ import { exportFile } from '../../sources/locations/export-file.js';
 import type { Location } from '../../sources/locations/location.js';
 import { onlyLines, openRecords } from '../../sources/open-records.js';
 import { type ImportPorts, importFile } from '../import-file.js';
+import { CursorRange } from './cursor.js';
 import type { FinishedFile } from './finish-run.js';
 import type { Opener, ReadPort } from './run-port.js';
 
@@ -26,6 +27,11 @@ export const ReadResult = z.strictObject({
     .optional(),
   /** Workbook formats: the sheet read, for the summary. */
   sheet: z.string().optional(),
+  /**
+   * A database read (issue 29): the cursor range it covered, which travels to the run's end (the
+   * fleet's finishing pass) where the stored position advances to `to`.
+   */
+  cursor: CursorRange.optional(),
   /** What the format's reading reports of the file (its keys beside these), settled at the finish. */
   ...FormatReport.shape,
 });
@@ -92,6 +98,7 @@ export async function readFiles(
         sha256: result.sha256,
         ...(result.encoding ? { encoding: result.encoding } : {}),
         ...(result.sheet !== undefined ? { sheet: result.sheet } : {}),
+        ...(result.cursor ? { cursor: result.cursor } : {}),
         ...result.report,
       },
     });
@@ -101,9 +108,10 @@ export async function readFiles(
 
 /** A file read, as the run's end takes it (`name`: the file as reports name it). */
 export function finishedFile(path: string, name: string, read: ReadResult): FinishedFile {
-  const { records, sha256, encoding, sheet, ...report } = read;
+  const { records, sha256, encoding, sheet, cursor, ...report } = read;
   return {
     path,
+    ...(cursor ? { cursor } : {}),
     reported: {
       path: name,
       sha256,

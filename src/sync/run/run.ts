@@ -4,6 +4,7 @@ import type { Location } from '../../sources/locations/location.js';
 import type { RunAlerts } from '../alerts.js';
 import type { FeedAccount } from '../feed-account.js';
 import type { RunSummary } from '../report/summary.js';
+import { type DatabaseRun, databaseOpener } from './database-run.js';
 import { type FinishDeps, finishRun } from './finish-run.js';
 import type { Listed } from './list-run.js';
 import { type OpenDeps, type OpenInput, openRun } from './open-run.js';
@@ -19,8 +20,13 @@ export interface RunInput {
   runId: string;
   account: FeedAccount<Feed>;
   dryRun: boolean;
-  /** Where the exports lie (the feed's location, open for the run). */
-  location: Location;
+  /** Where the exports lie (the feed's location, open for the run); absent for a database feed. */
+  location?: Location;
+  /**
+   * A database feed (issue 29): its database and the position the run reads after. Its run has
+   * one export, `paths` = [the database's label], read through databaseOpener.
+   */
+  database?: DatabaseRun;
   /** The run's export files, as the location takes them. */
   paths: readonly string[];
   /** Only these lines of a file (a retry run, `reconcile --repair`); absent: every line. */
@@ -38,7 +44,9 @@ export interface EndInput extends RunInput {
   retry?: boolean;
 }
 
-export interface RunDeps extends Omit<OpenDeps, 'logger'>, Pick<FinishDeps, 'logger' | 'now' | 'target'> {
+export interface RunDeps
+  extends Omit<OpenDeps, 'logger'>,
+    Pick<FinishDeps, 'logger' | 'now' | 'target' | 'cursor'> {
   alerts?: RunAlerts;
   /** Added to every line logged while the files are read (log-context.ts); absent: none. */
   logContext?: LogBindings;
@@ -53,7 +61,7 @@ export interface RunRead {
 /** The run's first part: opened (its checks, its stop), then its files read, chunks handed to the port. */
 export async function readRun(input: RunInput, port: RunPort, deps: RunDeps): Promise<RunRead> {
   const { account, dryRun, paths, identity, listed } = input;
-  const open = exportOpener(input.location, input.lines);
+  const open = openerOf(input);
   const { prepare, predict, noFile } = await openRun(
     { account, dryRun, files: paths, open, ...(listed ? { listed } : {}), ...(identity ? { identity } : {}) },
     port,
@@ -67,6 +75,13 @@ export async function readRun(input: RunInput, port: RunPort, deps: RunDeps): Pr
     });
   const files = await (deps.logContext ? withLogContext(deps.logContext, read) : read());
   return { files, ...(noFile ? { noFile } : {}) };
+}
+
+/** How the run reads its exports: its database's rows, or its files through its location. */
+function openerOf(input: RunInput) {
+  if (input.database) return databaseOpener(input.database);
+  if (!input.location) throw new Error('a run needs its location or its database');
+  return exportOpener(input.location, input.lines);
 }
 
 /** The run's end, once every chunk handed over has settled (finish-run.ts). */
@@ -91,8 +106,9 @@ export function endRun(input: EndInput, read: RunRead, port: RunPort, deps: RunD
       now: deps.now,
       context: deps.context(feed),
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
-      location: input.location,
+      ...(input.location ? { location: input.location } : {}),
       ...(deps.target ? { target: deps.target } : {}),
+      ...(deps.cursor ? { cursor: deps.cursor } : {}),
     },
   );
 }

@@ -33,6 +33,7 @@ describe('outcome CSV lines', () => {
       code: 'INVALID_RECORD',
       message: 'amount: expected a number',
       amount: '-1.50',
+      key: '4711',
     };
     const withRun = { ...outcome, runId: 'feed-20260101T000000Z-abc' };
     expect(outcomeCsvLine(outcome, withRun.runId)).toBe(

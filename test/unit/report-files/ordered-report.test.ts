@@ -42,7 +42,7 @@ describe('outcomes.csv and outcomes.ndjson', () => {
     await sink.finish(summaryOf({ runId, created: 1200 }));
 
     const csv = readFileSync(sink.files.csv, 'utf8').trimEnd().split(/\r?\n/);
-    expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount,runId');
+    expect(csv[0]).toBe('file,line,externalId,outcome,serviceId,code,message,amount,runId,key');
     const rows = csv.slice(1).map((line) => line.split(','));
     const expected = ['/x/a.csv', '/x/b.csv'].flatMap((file) =>
       Array.from({ length: 600 }, (_, i) => [file, String(i + 2)]),
