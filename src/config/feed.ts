@@ -148,6 +148,14 @@ function checkFeed(feed: MergedFeed, ctx: z.RefinementCtx): void {
     }
   }
   checkKindKeys(feed, ctx);
+  // A watch lists a location for files that arrived; a database has rows, read on `schedule`.
+  if (feed.watch !== undefined && feed.source.format === 'database')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['watch'],
+      message:
+        'a database source has no files to watch for: read it on a schedule (e.g. schedule: "*/5 * * * *")',
+    });
   const kind = KINDS[feed.kind];
   kind.checkFeed?.(feed, (path, message) => ctx.addIssue({ code: 'custom', path: [...path], message }));
 }

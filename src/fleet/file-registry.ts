@@ -69,6 +69,20 @@ redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(c))
 return 1
 `;
 
+// A database feed's import: taken when free, or from `ARGV[2]` when that run is over or lost.
+const CLAIM_FEED = `
+local cur = redis.call('GET', KEYS[1])
+if cur and cur ~= ARGV[2] then return cur end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`;
+
+// Frees a database feed's import, unless another run took it over meanwhile.
+const RELEASE_FEED = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+`;
+
 export class FileRegistry {
   constructor(
     private readonly redis: Redis,
@@ -96,6 +110,22 @@ export class FileRegistry {
         retryOf: String(retryOf),
       };
     return kind === 'new' ? { kind, runId: id } : { kind: 'seen', runId: id };
+  }
+
+  /**
+   * A database feed (issue 29) has no file version to claim: its import reads after the feed's
+   * cursor position and advances it at its finish, so two at once would read the same rows and
+   * race to store the position. The feed itself is claimed for run `runId`, one import at a time;
+   * the run holding it is returned. `over`: the run the caller found over (its summary stored) or
+   * lost, taken over atomically (a third caller that saw the same stays out).
+   */
+  async claimFeed(feed: string, runId: string, over?: string): Promise<string> {
+    return String(await this.redis.eval(CLAIM_FEED, 1, this.keys.feedImport(feed), runId, over ?? ''));
+  }
+
+  /** The finish of run `runId` frees its database feed for the next import. */
+  async releaseFeed(feed: string, runId: string): Promise<void> {
+    await this.redis.eval(RELEASE_FEED, 1, this.keys.feedImport(feed), runId);
   }
 
   /**

@@ -4,11 +4,13 @@ import { z } from 'zod';
 import { ImportFilePayload } from '../../jobs/import-file.js';
 import type { Feed } from '../config/feed.js';
 import { withLogContext } from '../logging/log-context.js';
-import { fileSourceOf } from '../sources/formats/registry.js';
+import { type DatabaseSourceOf, fileSourceOf, isDatabaseSource } from '../sources/formats/registry.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { ChunkContext } from '../sync/ports.js';
+import type { CursorStore } from '../sync/run/cursor.js';
+import type { DatabaseRun, OpenDatabase } from '../sync/run/database-run.js';
 import { runAccount } from '../sync/run/open-run.js';
 import { ReadResult } from '../sync/run/read-run.js';
 import { endRun, type RunDeps, readRun } from '../sync/run/run.js';
@@ -37,6 +39,12 @@ export const ImportJobData = z.strictObject({
   retryRun: z.int().nonnegative().optional(),
   /** `enqueue --accept-new-identity`: go on although the feed's identity settings changed. */
   acceptNewIdentity: z.boolean().optional(),
+  /**
+   * A database feed's `enqueue --reimport` (issue 29): read from the start, whatever cursor
+   * position is stored. Only a database feed's job has it (an earlier worker, which cannot read a
+   * database feed either, refuses it).
+   */
+  fromStart: z.literal(true).optional(),
   /** Set once the file has been read: the job then waits for its chunks and finishes the run. */
   read: z
     .strictObject({
@@ -61,6 +69,10 @@ export interface ImportJobDeps extends FleetPortDeps {
   target?: string;
   /** Where remote locations' secrets are read (the variables a feed names); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Database feeds: where their cursor positions are kept (cursor-store.ts). */
+  cursor?: CursorStore;
+  /** Database feeds: how their database is opened (the reading side's openDatabase). */
+  openDatabase?: OpenDatabase;
 }
 
 /**
@@ -99,20 +111,23 @@ export function importProcessor(deps: ImportJobDeps) {
       job: String(job.id),
     };
     const logger = deps.logger.child(bindings);
+    const database = isDatabaseSource(feed.source) ? feed.source : undefined;
     // The worker reaches the export itself, from the feed: never through the producer's disk.
-    const location = openLocation(fileSourceOf(feed.source, 'the fleet').location, deps.env ?? process.env);
+    const location = database
+      ? undefined
+      : openLocation(fileSourceOf(feed.source, 'the fleet').location, deps.env ?? process.env);
     const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
     const { identity } = deps;
     const input = {
       runId: data.runId,
       account,
       dryRun: data.dryRun,
-      location,
+      ...(location ? { location } : {}),
       paths: [data.file],
       ...(wanted ? { lines: () => wanted } : {}),
       ...(identity ? { identity: { store: identity, accept: data.acceptNewIdentity === true } } : {}),
     };
-    const port = fleetPort(job, { ...data, feed }, deps, logger);
+    const port = fleetPort(job, { ...data, feed, database: database !== undefined }, deps, logger);
     const runDeps: RunDeps = {
       logger,
       now: Date.now,
@@ -120,15 +135,24 @@ export function importProcessor(deps: ImportJobDeps) {
       chunkContext: () => deps.chunkContext(feed, logger),
       ...(deps.alerts ? { alerts: deps.alerts } : {}),
       ...(deps.target ? { target: deps.target } : {}),
+      ...(deps.cursor ? { cursor: deps.cursor } : {}),
     };
     // Also on the lines of the shared client while this job uses it (log-context.ts).
     return withLogContext(bindings, async () => {
       try {
         let read = data.read;
         if (!read) {
-          const [file] = (await readRun(input, port, runDeps)).files;
-          if (!file) throw new Error(`the import of ${data.file} read no file`);
-          read = { ...file.read, accountId: feed.accountId };
+          // A database feed's read: after the position stored now (its range, kept in `read`,
+          // travels to the finishing pass, which advances the position to where it ended).
+          const reading = database ? await databaseRun(database, feed.name, data, deps, logger) : undefined;
+          try {
+            const run = reading ? { ...input, database: reading } : input;
+            const [file] = (await readRun(run, port, runDeps)).files;
+            if (!file) throw new Error(`the import of ${data.file} read no file`);
+            read = { ...file.read, accountId: feed.accountId };
+          } finally {
+            await reading?.database.close();
+          }
           await job.updateData({ ...job.data, read });
         }
         if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
@@ -139,10 +163,12 @@ export function importProcessor(deps: ImportJobDeps) {
             startedAt: meta ? Date.parse(meta.startedAt) : Date.now(),
             retry: wanted !== undefined,
           },
-          { files: [{ path: data.file, file: nameOf(location, data.file), read }] },
+          { files: [{ path: data.file, file: location ? nameOf(location, data.file) : data.file, read }] },
           port,
           runDeps,
         );
+        // The run is over (its summary stored, its position advanced): the feed's next import may start.
+        if (database) await deps.registry.releaseFeed(feed.name, data.runId);
         return { records: read.records };
       } catch (error) {
         if (!deps.signal?.aborted) throw error;
@@ -151,8 +177,24 @@ export function importProcessor(deps: ImportJobDeps) {
         // before the location closes.
         return await releaseToAnotherWorker(job, token, logger, 'import');
       } finally {
-        await location.close();
+        await location?.close();
       }
     });
   };
+}
+
+/** A database feed's reading pass: its database opened, and the position it reads after. */
+async function databaseRun(
+  source: DatabaseSourceOf,
+  feed: string,
+  data: z.output<typeof ImportJobData>,
+  deps: ImportJobDeps,
+  logger: Logger,
+): Promise<DatabaseRun> {
+  if (!deps.openDatabase)
+    throw new JobRefused('this worker cannot read database sources: it has no database reader');
+  const after = data.fromStart ? undefined : await deps.cursor?.load(feed);
+  if (after) logger.info({ cursor: after }, 'reading after the stored cursor position');
+  const database = deps.openDatabase(source, deps.env ?? process.env);
+  return { database, ...(after ? { after } : {}) };
 }

@@ -40,6 +40,10 @@ export function fleetKeys(prefix: string) {
     feedRecords: (feed: string) => k('health', 'records', feed),
     /** A feed's identity settings (src/sync/identity): what its derived IDs depend on. */
     feedIdentity: (feed: string) => k('identity', feed),
+    /** A database feed's cursor position (issue 29, cursor-store.ts). */
+    feedCursor: (feed: string) => k('cursor', feed),
+    /** The run importing a database feed now, if any: one at a time (file-registry.ts). */
+    feedImport: (feed: string) => k('importing', feed),
   };
 }
 export type FleetKeys = ReturnType<typeof fleetKeys>;

@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { fileSourceOf } from '../sources/formats/registry.js';
+import { fileSourceOf, isDatabaseSource } from '../sources/formats/registry.js';
 import { type ArrivalMemory, listArrived, type WaitingFile } from '../sources/locations/arrival.js';
 import { exportFile, nameOf, sha256Of } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
@@ -77,6 +77,7 @@ export async function enqueueFeed(
   // Before anything is claimed: a feed outside the feed directory could not be run by a worker.
   const ref = feedRef(deps.feedsDir, loaded.file);
   if (options.file !== undefined) checkExportOf(loaded, options.file, ConfigError);
+  if (isDatabaseSource(loaded.feed.source)) return [await enqueueDatabase(loaded, ref, options, deps)];
   return withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
     enqueueFrom(location, loaded, ref, options, deps),
   );
@@ -155,6 +156,65 @@ async function enqueueFrom(
       results.some((r) => r.enqueued === 'new'),
     );
   return results;
+}
+
+/** Why a database feed's tick enqueued nothing: its import runs (a reimport waits for it too). */
+export const FEED_BUSY = 'an import of the feed is running';
+
+/**
+ * A database feed's import (issue 29): one run reading its table or query after the feed's cursor
+ * position, from whichever worker takes it; at most one at a time per feed (FileRegistry.claimFeed),
+ * so a tick while one runs enqueues nothing. Nothing is fingerprinted here: what the run reads is
+ * known once it read (its summary's sha256 is the read's, database-run.ts).
+ */
+async function enqueueDatabase(
+  loaded: LoadedFeed,
+  ref: string,
+  options: EnqueueOptions,
+  deps: ProducerDeps,
+): Promise<EnqueueResult> {
+  const { feed } = loaded;
+  const label = loaded.sourceGlob;
+  const runId = newRunId(feed.name, deps.now());
+  let held = await deps.registry.claimFeed(feed.name, runId);
+  // The run holding the feed finished (its release lost with its worker) or was lost: taken over.
+  if (held !== runId && ((await deps.store.summary(held)) !== undefined || (await lostRun(held, deps))))
+    held = await deps.registry.claimFeed(feed.name, runId, held);
+  if (held !== runId) {
+    deps.logger.info(
+      { feed: feed.name, runId: held },
+      'an import of the database feed is running: none enqueued',
+    );
+    return {
+      file: label,
+      sha256: '',
+      runId: held,
+      enqueued: false,
+      reason: FEED_BUSY,
+    };
+  }
+  await deps.store.create({
+    runId,
+    feed: feed.name,
+    kind: feed.kind,
+    accountId: feed.accountId,
+    file: label,
+    sha256: '',
+    dryRun: options.dryRun === true,
+    startedAt: new Date(deps.now()).toISOString(),
+  });
+  const data: ImportJobData = {
+    runId,
+    feed: ref,
+    file: label,
+    dryRun: options.dryRun === true,
+    ...(options.acceptNewIdentity ? { acceptNewIdentity: true } : {}),
+    ...(options.reimport ? { fromStart: true } : {}),
+  };
+  await deps.imports.add('import-file', data, { jobId: runId });
+  const enqueued = options.reimport ? 'reimport' : 'new';
+  deps.logger.info({ feed: feed.name, file: label, runId, enqueued }, 'import run enqueued');
+  return { file: label, sha256: '', runId, enqueued };
 }
 
 /** The feed's exports that have arrived (source.arrival); the others are said and left for later. */

@@ -31,6 +31,8 @@ export interface FleetRun {
   feed: Feed;
   file: string;
   retryRun?: number | undefined;
+  /** A database feed's run (issue 29): no file to retry lines of; its next run reads them again. */
+  database?: boolean;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,6 +94,9 @@ export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: L
     alertsJudged: () => store.noteJudged(runId),
     // A file owed a retry run stays where it is until the last retry: that run reads it again.
     retryOwed: async (summary, failedLines) => {
+      // A database feed's position stays before the failed rows (advance-cursor.ts): the feed's
+      // next run reads them again, whatever the retry runs of files would count.
+      if (of.database) return summary.counts.failed > 0;
       const retryRun = of.retryRun ?? 0;
       if (!failedLines) return summary.counts.failed > 0 && retryRun < deps.maxRetryRuns;
       const lines = [...failedLines.values()].flat().sort((a, b) => a - b);

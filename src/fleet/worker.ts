@@ -7,11 +7,13 @@ import type { NoFile } from '../sources/locations/no-file.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { SyncMeter } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
+import type { OpenDatabase } from '../sync/run/database-run.js';
 import type { Clock } from '../time/clock.js';
 import { within } from '../time/deadline.js';
 import { chunkProcessor } from './chunk-job.js';
 import { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
+import { RedisCursorStore } from './cursor-store.js';
 import { resolveFeedRef, tickFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { FleetConfig } from './fleet-config.js';
@@ -46,6 +48,8 @@ export interface WorkerDeps {
   meter?: SyncMeter;
   /** The service this worker writes to (its base URL), named in each run's summary. */
   target?: string;
+  /** Database feeds (issue 29): how their database is opened (the reading side's openDatabase). */
+  openDatabase?: OpenDatabase;
 }
 
 export interface RunningWorker {
@@ -102,6 +106,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       meter: deps.meter,
       identity,
       ...(deps.target ? { target: deps.target } : {}),
+      cursor: new RedisCursorStore(deps.connection, deps.keys),
+      ...(deps.openDatabase ? { openDatabase: deps.openDatabase } : {}),
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CursorPosition, DatabaseReading } from '../../src/sources/database/database-read.js';
 import { columnsFrom, type SourceItem, type SourceRow } from '../../src/sources/row.js';
 import type { OpenedDatabase } from '../../src/sync/run/database-run.js';
@@ -72,4 +75,46 @@ export class TableDouble implements OpenedDatabase {
   async close(): Promise<void> {
     this.closed = true;
   }
+}
+
+/** Rows `ids` of a bookings table; each test's externalIds carry its own prefix (one bank account). */
+export function bookings(prefix: string, ids: readonly number[]): TableRow[] {
+  return ids.map((id) => ({
+    id: String(id),
+    ext: `${prefix}-${id}`,
+    updated_at: `2026-11-01 10:00:${String(id).padStart(2, '0')}.123456`,
+    booked_on: '2026-11-01',
+    amount: `${id}.10`,
+    memo: `booking ${id}`,
+  }));
+}
+
+/**
+ * A transactions feed of the bookings table `table`, as the issue writes it (no path, no format),
+ * in a fresh folder under the system's temp folder (the fleet harness's feed directory).
+ */
+export function databaseFeedFile(name: string, table: string): string {
+  const feedFile = join(mkdtempSync(join(tmpdir(), 'erp-bridge-db-feed-')), 'feed.yaml');
+  writeFileSync(
+    feedFile,
+    [
+      `name: ${name}`,
+      'accountId: 1001',
+      'kind: transactions',
+      'source:',
+      '  location: { type: postgres, urlEnv: ERP_DB_URL }',
+      `  table: ${table}`,
+      '  cursor: { column: updated_at, tieBreaker: id }',
+      'mapping:',
+      '  externalId: ext',
+      '  bookingDate: booked_on',
+      '  amount: amount',
+      '  currency: { const: EUR }',
+      '  purpose: memo',
+      'bankAccount: { externalId: db-giro, accountName: Datenbank-Giro, bankName: Testbank }',
+      'concurrency: 1',
+      '',
+    ].join('\n'),
+  );
+  return feedFile;
 }

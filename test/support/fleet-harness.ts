@@ -32,6 +32,7 @@ import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import type { RunAlerts } from '../../src/sync/alerts.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import type { RunSummary } from '../../src/sync/report/summary.js';
+import type { OpenDatabase } from '../../src/sync/run/database-run.js';
 import { type Clock, systemClock } from '../../src/time/clock.js';
 import { HANG_GUARD_MS } from './hang-guard.js';
 import { type TestRedis, testRedis } from './redis.js';
@@ -92,6 +93,8 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       client?: Partial<PartnerClientSettings>;
       /** Awaited before each request of the worker's client, once the gate let it go (holds a chunk back). */
       beforeRequest?: (start: RequestStart) => Promise<void>;
+      /** Database feeds: how the worker opens their database (a test double of the reading). */
+      openDatabase?: OpenDatabase;
     } = {},
   ): RunningWorker {
     const log = options.logger ?? logger;
@@ -160,6 +163,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       slotWaitMs: 500,
       ...(options.alerts ? { alerts: options.alerts } : {}),
       ...(options.metrics ? { meter: syncMeter(options.metrics) } : {}),
+      ...(options.openDatabase ? { openDatabase: options.openDatabase } : {}),
     });
     let closed = false;
     const close = async (graceMs?: number) => {

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../config/errors.js';
 import { checkExportOf } from '../../fleet/feed-ref.js';
-import { enqueueFeed } from '../../fleet/producer.js';
+import { FEED_BUSY as BUSY, enqueueFeed } from '../../fleet/producer.js';
 import { stopFor } from '../../sync/stop.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadFleetFeeds, withFeedsDir, withFleet } from '../fleet.js';
@@ -65,7 +65,7 @@ export async function enqueue(feedFiles: string[], flags: EnqueueFlags): Promise
         for (const r of results)
           process.stdout.write(
             r.enqueued === false
-              ? `${loaded.feed.name}: ${r.file}: skipped (${r.reason}; run ${r.runId}; --reimport to run it again)\n`
+              ? `${loaded.feed.name}: ${r.file}: skipped (${r.reason}; run ${r.runId}${r.reason === BUSY ? '' : '; --reimport to run it again'})\n`
               : `${loaded.feed.name}: ${r.file}: enqueued (${r.enqueued}) as run ${r.runId}\n`,
           );
       }

@@ -1,9 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCursorStore } from '../../../src/in-process/cursor-file-store.js';
-import { type TableDouble as Double, TableDouble, type TableRow } from '../../support/database-double.js';
+import {
+  bookings,
+  type TableDouble as Double,
+  databaseFeedFile,
+  TableDouble,
+} from '../../support/database-double.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 
 /**
@@ -20,44 +25,12 @@ afterAll(() => h.close());
 const BULK = 'createTransactionsBulk';
 const LABEL = 'erp.bank_bookings';
 
-/** Rows `ids` of a bookings table; each test's externalIds carry its own prefix (one bank account). */
-function bookings(prefix: string, ids: readonly number[]): TableRow[] {
-  return ids.map((id) => ({
-    id: String(id),
-    ext: `${prefix}-${id}`,
-    updated_at: `2026-11-01 10:00:${String(id).padStart(2, '0')}.123456`,
-    booked_on: '2026-11-01',
-    amount: `${id}.10`,
-    memo: `booking ${id}`,
-  }));
-}
-
-/** A transactions feed of the table, as the issue writes it (no path, no format), and its store. */
+/** A transactions feed of the table and where its cursor positions are kept. */
 function databaseFeed(name: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'erp-bridge-db-feed-'));
-  const feedFile = join(dir, 'feed.yaml');
-  writeFileSync(
-    feedFile,
-    [
-      `name: ${name}`,
-      'accountId: 1001',
-      'kind: transactions',
-      'source:',
-      '  location: { type: postgres, urlEnv: ERP_DB_URL }',
-      `  table: ${LABEL}`,
-      '  cursor: { column: updated_at, tieBreaker: id }',
-      'mapping:',
-      '  externalId: ext',
-      '  bookingDate: booked_on',
-      '  amount: amount',
-      '  currency: { const: EUR }',
-      '  purpose: memo',
-      'bankAccount: { externalId: db-giro, accountName: Datenbank-Giro, bankName: Testbank }',
-      'concurrency: 1',
-      '',
-    ].join('\n'),
-  );
-  return { feedFile, cursor: new FileCursorStore(mkdtempSync(join(tmpdir(), 'erp-bridge-db-state-'))) };
+  return {
+    feedFile: databaseFeedFile(name, LABEL),
+    cursor: new FileCursorStore(mkdtempSync(join(tmpdir(), 'erp-bridge-db-state-'))),
+  };
 }
 
 function runWith(feed: ReturnType<typeof databaseFeed>, table: Double, more: { reimport?: boolean } = {}) {

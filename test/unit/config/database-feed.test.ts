@@ -66,5 +66,8 @@ describe('a database source in a feed', () => {
     expect(problems(FEED.replace('urlEnv: ERP_DB_URL', 'url: postgres://u:p@h/db'))[0]).toContain(
       'source.location',
     );
+    expect(problems(`${FEED}watch: { everySeconds: 60 }\n`)).toEqual([
+      '  - watch: a database source has no files to watch for: read it on a schedule (e.g. schedule: "*/5 * * * *")',
+    ]);
   });
 });

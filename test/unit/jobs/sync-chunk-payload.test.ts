@@ -57,6 +57,22 @@ describe("a chunk crossing a process boundary is checked by its kind, its kind's
     ).toBe(false);
   });
 
+  it("carries a database row's key with its record (issue 29), as text", () => {
+    const keyed = { ...record, file: 'erp.bank_bookings', key: '4711' };
+    const parsed = SyncChunkPayload.parse(
+      chunk({ settings: { ...settings, ofKind: { bankAccountId: 7 } }, records: [keyed] }),
+    );
+    expect(parsed.records[0]?.key).toBe('4711');
+    expect(
+      SyncChunkPayload.safeParse(
+        chunk({
+          settings: { ...settings, ofKind: { bankAccountId: 7 } },
+          records: [{ ...keyed, key: 4711 }],
+        }),
+      ).success,
+    ).toBe(false);
+  });
+
   it("refuses another kind's part", () => {
     const invoice = chunk({
       kind: 'invoices',
