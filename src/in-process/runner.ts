@@ -9,7 +9,7 @@ import type { RunAlerts } from '../sync/alerts.js';
 import type { IdentityStore } from '../sync/identity/check.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { CursorStore } from '../sync/run/cursor.js';
-import type { OpenDatabase, OpenedDatabase } from '../sync/run/database-run.js';
+import { type OpenDatabase, type OpenedDatabase, openForRun } from '../sync/run/database-run.js';
 import { withFeedLocation } from '../sync/run/feed-location.js';
 import { listRun } from '../sync/run/list-run.js';
 import { runAccount } from '../sync/run/open-run.js';
@@ -59,7 +59,7 @@ export interface FeedRunResult {
 export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
   const { source } = loaded.feed;
   if (isDatabaseSource(source)) {
-    const database = openDatabaseOf(deps)(source, deps.env ?? process.env);
+    const database = openForRun(openDatabaseOf(deps), source, loaded.sourceGlob, deps.env ?? process.env);
     try {
       return await runFeedAt({ database }, loaded, dryRun, deps);
     } finally {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Feed } from '../../config/feed.js';
 import type { CursorPosition, DatabaseReading } from '../../sources/database/database-read.js';
 import type { DatabaseSourceOf } from '../../sources/formats/registry.js';
+import { LocationError } from '../../sources/locations/location-error.js';
 import { deferred, readingRecords } from '../../sources/open-records.js';
 import type { SourceItem } from '../../sources/row.js';
 import type { CursorRange } from './cursor.js';
@@ -23,6 +24,40 @@ export interface OpenedDatabase {
 
 /** Opens a feed's database source (the reading side's openDatabase; its errors are LocationErrors). */
 export type OpenDatabase = (source: DatabaseSourceOf, env: NodeJS.ProcessEnv) => OpenedDatabase;
+
+/**
+ * Opens the feed's database for a run. A database that refuses at once (a URL variable not set, a
+ * refused password) is no crash of the command: the run gets a database whose read throws that
+ * LocationError, so the run stops as a refused location does (its code and exit code, a summary
+ * and report naming it, the other feeds going on) and its position stays. Anything else is thrown.
+ */
+export function openForRun(
+  open: OpenDatabase,
+  source: DatabaseSourceOf,
+  label: string,
+  env: NodeJS.ProcessEnv,
+): OpenedDatabase {
+  try {
+    return open(source, env);
+  } catch (error) {
+    if (!(error instanceof LocationError)) throw error;
+    return refusedDatabase(label, error);
+  }
+}
+
+function refusedDatabase(label: string, error: LocationError): OpenedDatabase {
+  return {
+    label,
+    read: () => ({
+      columns: Promise.resolve(undefined),
+      batches: {
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+      },
+      position: () => undefined,
+    }),
+    close: async () => {},
+  };
+}
 
 /** A run's database: what it reads and after which position (none: from the start). */
 export interface DatabaseRun {

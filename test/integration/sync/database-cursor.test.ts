@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCursorStore } from '../../../src/in-process/cursor-file-store.js';
+import { LocationError } from '../../../src/sources/locations/location-error.js';
 import {
   bookings,
   type TableDouble as Double,
@@ -173,4 +174,35 @@ describe('a database feed, read after its stored cursor position', () => {
       tieBreaker: '3',
     });
   });
+
+  it('a database that refuses at once stops the run with its code and exit code; the position stays', async () => {
+    const feed = databaseFeed('db-refused');
+    const table = new TableDouble(LABEL, bookings('ref', [1]), { column: 'updated_at', tieBreaker: 'id' });
+    await runWith(feed, table)();
+    const refused = await h.run(feed.feedFile, false, undefined, {
+      cursor: feed.cursor,
+      openDatabase: () => {
+        throw new RefusedLogin();
+      },
+    });
+    expect(refused.summary.stopReason).toEqual({
+      code: 'AUTH_FAILED',
+      message: 'erp.bank_bookings: the database refused the login',
+      exitCode: 3,
+    });
+    expect(refused.summary.files.map((f) => [f.path, f.records])).toEqual([[LABEL, 0]]);
+    expect(await feed.cursor.load('db-refused')).toEqual({
+      column: '2026-11-01 10:00:01.123456',
+      tieBreaker: '1',
+    });
+  });
 });
+
+/** What the reading side throws for a refused password (a LocationError: exit 3, as the service). */
+class RefusedLogin extends LocationError {
+  readonly code = 'AUTH_FAILED';
+  readonly exitCode = 3;
+  constructor() {
+    super('erp.bank_bookings: the database refused the login');
+  }
+}
