@@ -10,7 +10,12 @@ import { openLocation } from '../sources/locations/open-location.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { CursorStore } from '../sync/run/cursor.js';
-import { type DatabaseRun, type OpenDatabase, openForRun } from '../sync/run/database-run.js';
+import {
+  type DatabaseRun,
+  noDatabaseReader,
+  type OpenDatabase,
+  openForRun,
+} from '../sync/run/database-run.js';
 import { runAccount } from '../sync/run/open-run.js';
 import { ReadResult } from '../sync/run/read-run.js';
 import { endRun, type RunDeps, readRun } from '../sync/run/run.js';
@@ -191,10 +196,9 @@ async function databaseRun(
   deps: ImportJobDeps,
   logger: Logger,
 ): Promise<DatabaseRun> {
-  if (!deps.openDatabase)
-    throw new JobRefused('this worker cannot read database sources: it has no database reader');
   const after = data.fromStart ? undefined : await deps.cursor?.load(feed);
   if (after) logger.info({ cursor: after }, 'reading after the stored cursor position');
-  const database = openForRun(deps.openDatabase, source, data.file, deps.env ?? process.env);
+  const open = deps.openDatabase ?? noDatabaseReader;
+  const database = openForRun(open, source, data.file, deps.env ?? process.env);
   return { database, ...(after ? { after } : {}) };
 }

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { ConfigError } from '../config/errors.js';
 import type { LoadedFeed } from '../config/load-feed.js';
 import type { ReportFiles } from '../report-files/file-sink.js';
 import { isDatabaseSource } from '../sources/formats/registry.js';
@@ -9,7 +8,12 @@ import type { RunAlerts } from '../sync/alerts.js';
 import type { IdentityStore } from '../sync/identity/check.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { CursorStore } from '../sync/run/cursor.js';
-import { type OpenDatabase, type OpenedDatabase, openForRun } from '../sync/run/database-run.js';
+import {
+  noDatabaseReader,
+  type OpenDatabase,
+  type OpenedDatabase,
+  openForRun,
+} from '../sync/run/database-run.js';
 import { withFeedLocation } from '../sync/run/feed-location.js';
 import { listRun } from '../sync/run/list-run.js';
 import { runAccount } from '../sync/run/open-run.js';
@@ -59,7 +63,8 @@ export interface FeedRunResult {
 export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
   const { source } = loaded.feed;
   if (isDatabaseSource(source)) {
-    const database = openForRun(openDatabaseOf(deps), source, loaded.sourceGlob, deps.env ?? process.env);
+    const open = deps.openDatabase ?? noDatabaseReader;
+    const database = openForRun(open, source, loaded.sourceGlob, deps.env ?? process.env);
     try {
       return await runFeedAt({ database }, loaded, dryRun, deps);
     } finally {
@@ -68,16 +73,6 @@ export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerD
   }
   return withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
     runFeedAt({ location }, loaded, dryRun, deps),
-  );
-}
-
-/** The reading side's openDatabase, given; until it is connected a database feed is refused so. */
-function openDatabaseOf(deps: RunnerDeps): OpenDatabase {
-  return (
-    deps.openDatabase ??
-    (() => {
-      throw new ConfigError('database sources cannot be read yet: this build has no database reader');
-    })
   );
 }
 
