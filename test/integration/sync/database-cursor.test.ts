@@ -145,6 +145,7 @@ describe('a database feed, read after its stored cursor position', () => {
     expect(await feed.cursor.load('db-dry')).toBeUndefined();
   });
 
+  // (An interrupted run whose every record was settled keeps it too: test/unit/sync/finish-run.test.ts.)
   it('an interrupted run keeps the position, even when its read had ended', async () => {
     const feed = databaseFeed('db-interrupted');
     const table = new TableDouble(LABEL, bookings('int', [1, 2, 3]), {
@@ -156,6 +157,9 @@ describe('a database feed, read after its stored cursor position', () => {
     table.onEnd = () => interrupt.abort('SIGINT');
     const run = await runWith(feed, table)(false, interrupt.signal);
     expect(run.summary.interrupted).toBeDefined();
+    // Read to its end (the range is known), but nothing sent after the signal: failed, read again.
+    expect(run.summary.files.map((f) => f.records)).toEqual([3]);
+    expect(run.summary.counts.failed).toBe(3);
     expect(await feed.cursor.load('db-interrupted')).toBeUndefined();
   });
 

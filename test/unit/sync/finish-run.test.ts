@@ -79,3 +79,50 @@ describe("the run's end (sync/run/finish-run.ts)", () => {
     expect(logs.entries().filter((e) => e.msg === 'run finished')).toHaveLength(1);
   });
 });
+
+describe("a database feed's end: the cursor position advanced once the run went through (issue 29)", () => {
+  const to = { column: '2026-11-01 10:00:03', tieBreaker: '3' };
+  const read = (over: Partial<FinishInput> = {}): FinishInput => ({
+    ...input(2),
+    files: [
+      { path: 'erp.users', reported: { path: 'erp.users', sha256: 'abc', records: 2 }, cursor: { to } },
+    ],
+    ...over,
+  });
+  /** A cursor store in memory: what the finish saved. */
+  function positions() {
+    const saved: unknown[] = [];
+    return {
+      saved,
+      cursor: { load: async () => undefined, save: async (_feed: string, p: unknown) => void saved.push(p) },
+    };
+  }
+
+  it('saves where the read ended, after the summary is stored, and again on a replayed finish', async () => {
+    const { run, deps } = await storedRun([created(2), created(3)]);
+    const { saved, cursor } = positions();
+    await finishRun(read(), run.kept, { ...deps, cursor });
+    expect(saved).toEqual([to]);
+    await finishRun(read(), run.kept, { ...deps, cursor });
+    expect(saved).toEqual([to, to]);
+  });
+
+  it('keeps it for an interrupted run, even one whose every record was settled', async () => {
+    const { run, deps } = await storedRun([created(2), created(3)]);
+    const { saved, cursor } = positions();
+    const summary = await finishRun(read({ interrupted: { signal: 'SIGINT', unread: [] } }), run.kept, {
+      ...deps,
+      cursor,
+    });
+    expect(summary.counts.created).toBe(2);
+    expect(saved).toEqual([]);
+  });
+
+  it('keeps it for a stopped run (its rows rejected by a layout stop are not final)', async () => {
+    const { run, deps } = await storedRun([{ ...created(2), outcome: 'rejected' }, created(3)]);
+    await run.stop({ code: 'SOURCE_LAYOUT', message: 'a mapped column is missing', exitCode: 2 });
+    const { saved, cursor } = positions();
+    await finishRun(read(), run.kept, { ...deps, cursor });
+    expect(saved).toEqual([]);
+  });
+});
