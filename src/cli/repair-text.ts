@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { RecordOutcome } from '../sync/outcome.js';
+import { placeOf, type RecordOutcome } from '../sync/outcome.js';
 import { repairAdvice } from '../sync/reconcile/repair-advice.js';
 
 /** Records named one by one; the rest are counted (the repair report has them all). */
@@ -24,7 +24,7 @@ export async function unchangedText(kind: string, outcomes: AsyncIterable<Record
     shown++;
     const id = outcome.externalId ? ` ${outcome.externalId}` : '';
     const said = [outcome.outcome, outcome.code, outcome.message].filter(Boolean).join(': ');
-    text += `  not changed: ${outcome.file}:${outcome.line}${id}: ${said}\n    what to do: ${repairAdvice(kind, outcome)}\n`;
+    text += `  not changed: ${placeOf(outcome)}${id}: ${said}\n    what to do: ${repairAdvice(kind, outcome)}\n`;
   }
   return more > 0 ? `${text}  … and ${more} more not changed (in the repair report)\n` : text;
 }

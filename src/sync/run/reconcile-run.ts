@@ -6,6 +6,7 @@ import type { LoadedFeed } from '../../config/load-feed.js';
 import { KINDS } from '../../kinds/registry.js';
 import { ACCOUNT_FIELD } from '../../sources/field-spec.js';
 import { FileStopError } from '../../sources/file-stop.js';
+import { isDatabaseSource } from '../../sources/formats/registry.js';
 import { nameOf } from '../../sources/locations/export-file.js';
 import type { Location } from '../../sources/locations/location.js';
 import type { MapOutcome } from '../../sources/record.js';
@@ -53,6 +54,9 @@ export interface ReconcileOutcome<R extends ReconcileReport> {
  * account or bank account are not supported yet (docs/reconcile.md).
  */
 export function notReconcilable(feed: Feed): string | undefined {
+  // Issue 29's point 7 (reconcile of a database feed) is not built yet: said, exit 2.
+  if (isDatabaseSource(feed.source))
+    return `feed ${feed.name}: reconcile does not read a database source (${feed.source.table ?? 'query'}) yet`;
   if (KINDS[feed.kind].reconcile === undefined)
     return `feed ${feed.name}: reconcile does not support kind ${feed.kind} yet (transactions, invoices, bank-accounts, users, categories)`;
   if (ACCOUNT_FIELD in feed.mapping)

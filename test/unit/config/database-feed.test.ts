@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
 import { parseFeed } from '../../../src/config/load-feed.js';
+import { notReconcilable } from '../../../src/sync/run/reconcile-run.js';
 
 /** Issue 29: a feed whose source is a database table or query, as the issue writes it. */
 const FEED = [
@@ -69,5 +70,11 @@ describe('a database source in a feed', () => {
     expect(problems(`${FEED}watch: { everySeconds: 60 }\n`)).toEqual([
       '  - watch: a database source has no files to watch for: read it on a schedule (e.g. schedule: "*/5 * * * *")',
     ]);
+  });
+
+  it('is refused by reconcile, as not built yet, naming the feed (exit 2)', () => {
+    expect(notReconcilable(parseFeed(FEED, '/feeds/erp.yaml').feed)).toBe(
+      'feed erp-bookings: reconcile does not read a database source (erp.bank_bookings) yet',
+    );
   });
 });
