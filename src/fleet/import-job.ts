@@ -50,6 +50,13 @@ export const ImportJobData = z.strictObject({
    * database feed either, refuses it).
    */
   fromStart: z.literal(true).optional(),
+  /**
+   * A database feed's reading pass has begun (set before it reads): a pass that finds it set is a
+   * replay after its worker died, whose read may differ from the first (rows updated meanwhile move
+   * in cursor order, so chunk seqs the first pass stored or queued hold other rows now). Such a run
+   * stores no position: the feed's next run reads its rows again.
+   */
+  reading: z.literal(true).optional(),
   /** Set once the file has been read: the job then waits for its chunks and finishes the run. */
   read: z
     .strictObject({
@@ -149,6 +156,8 @@ export function importProcessor(deps: ImportJobDeps) {
         if (!read) {
           // A database feed's read: after the position stored now (its range, kept in `read`,
           // travels to the finishing pass, which advances the position to where it ended).
+          const replayed = database !== undefined && data.reading === true;
+          if (database && !replayed) await job.updateData({ ...job.data, reading: true });
           const reading = database ? await databaseRun(database, feed.name, data, deps, logger) : undefined;
           try {
             const run = reading ? { ...input, database: reading } : input;
@@ -157,6 +166,13 @@ export function importProcessor(deps: ImportJobDeps) {
             read = { ...file.read, accountId: feed.accountId };
           } finally {
             await reading?.database.close();
+          }
+          if (replayed && read.cursor?.to) {
+            logger.warn(
+              { cursor: read.cursor.to },
+              "a replayed read of a database feed stores no cursor position: the feed's next run reads these rows again",
+            );
+            read = { ...read, cursor: read.cursor.from ? { from: read.cursor.from } : {} };
           }
           await job.updateData({ ...job.data, read });
         }

@@ -89,4 +89,23 @@ describe('a database feed in the fleet', () => {
     expect(table.reads).toEqual([undefined, undefined]);
     expect(again.counts.skipped).toBe(2);
   });
+
+  it('a replayed reading pass (its worker died while reading) stores no position: the next run reads those rows again', async () => {
+    const fleet = world.start();
+    const cursor = new RedisCursorStore(fleet.connection, fleetKeys(fleet.config.prefix));
+    const table = new TableDouble(LABEL, bookings('replay', [1, 2]), cursorOf);
+    const feedFile = databaseFeedFile('db-replay', LABEL);
+    const [first] = await fleet.enqueue(feedFile);
+    // What a first reading pass leaves in its job before it reads (the worker then died).
+    const job = (await fleet.queues.imports.getJob(String(first?.runId))) as Job<ImportJobData> | undefined;
+    await job?.updateData({ ...job.data, reading: true });
+    fleet.worker(2, { openDatabase: () => table });
+    const summary = await fleet.finished(String(first?.runId));
+    expect(summary.counts.created).toBe(2);
+    expect(await cursor.load('db-replay')).toBeUndefined();
+    const [second] = await fleet.enqueue(feedFile);
+    expect((await fleet.finished(String(second?.runId))).counts.skipped).toBe(2);
+    expect(table.reads).toEqual([undefined, undefined]);
+    expect(await cursor.load('db-replay')).toEqual({ column: '2026-11-01 10:00:02.123456', tieBreaker: '2' });
+  });
 });
