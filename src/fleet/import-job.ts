@@ -4,18 +4,14 @@ import { z } from 'zod';
 import { ImportFilePayload } from '../../jobs/import-file.js';
 import type { Feed } from '../config/feed.js';
 import { withLogContext } from '../logging/log-context.js';
+import { databaseForRun } from '../sources/database/database-for-run.js';
 import { type DatabaseSourceOf, fileSourceOf, isDatabaseSource } from '../sources/formats/registry.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { ChunkContext } from '../sync/ports.js';
 import type { CursorStore } from '../sync/run/cursor.js';
-import {
-  type DatabaseRun,
-  noDatabaseReader,
-  type OpenDatabase,
-  openForRun,
-} from '../sync/run/database-run.js';
+import { type DatabaseRun, type OpenDatabase, openForRun } from '../sync/run/database-run.js';
 import { runAccount } from '../sync/run/open-run.js';
 import { ReadResult } from '../sync/run/read-run.js';
 import { endRun, type RunDeps, readRun } from '../sync/run/run.js';
@@ -214,7 +210,7 @@ async function databaseRun(
 ): Promise<DatabaseRun> {
   const after = data.fromStart ? undefined : await deps.cursor?.load(feed);
   if (after) logger.info({ cursor: after }, 'reading after the stored cursor position');
-  const open = deps.openDatabase ?? noDatabaseReader;
+  const open = deps.openDatabase ?? databaseForRun;
   const database = openForRun(open, source, data.file, deps.env ?? process.env);
   return { database, ...(after ? { after } : {}) };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../config/load-feed.js';
 import type { ReportFiles } from '../report-files/file-sink.js';
+import { databaseForRun } from '../sources/database/database-for-run.js';
 import { isDatabaseSource } from '../sources/formats/registry.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
@@ -8,12 +9,7 @@ import type { RunAlerts } from '../sync/alerts.js';
 import type { IdentityStore } from '../sync/identity/check.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { CursorStore } from '../sync/run/cursor.js';
-import {
-  noDatabaseReader,
-  type OpenDatabase,
-  type OpenedDatabase,
-  openForRun,
-} from '../sync/run/database-run.js';
+import { type OpenDatabase, type OpenedDatabase, openForRun } from '../sync/run/database-run.js';
 import { withFeedLocation } from '../sync/run/feed-location.js';
 import { listRun } from '../sync/run/list-run.js';
 import { runAccount } from '../sync/run/open-run.js';
@@ -63,7 +59,7 @@ export interface FeedRunResult {
 export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
   const { source } = loaded.feed;
   if (isDatabaseSource(source)) {
-    const open = deps.openDatabase ?? noDatabaseReader;
+    const open = deps.openDatabase ?? databaseForRun;
     const database = openForRun(open, source, loaded.sourceGlob, deps.env ?? process.env);
     try {
       return await runFeedAt({ database }, loaded, dryRun, deps);

@@ -93,7 +93,11 @@ export function bookings(prefix: string, ids: readonly number[]): TableRow[] {
  * A transactions feed of the bookings table `table`, as the issue writes it (no path, no format),
  * in a fresh folder under the system's temp folder (the fleet harness's feed directory).
  */
-export function databaseFeedFile(name: string, table: string): string {
+export function databaseFeedFile(
+  name: string,
+  table: string,
+  type: 'postgres' | 'mysql' = 'postgres',
+): string {
   const feedFile = join(mkdtempSync(join(tmpdir(), 'erp-bridge-db-feed-')), 'feed.yaml');
   writeFileSync(
     feedFile,
@@ -102,7 +106,7 @@ export function databaseFeedFile(name: string, table: string): string {
       'accountId: 1001',
       'kind: transactions',
       'source:',
-      '  location: { type: postgres, urlEnv: ERP_DB_URL }',
+      `  location: { type: ${type}, urlEnv: ERP_DB_URL }`,
       `  table: ${table}`,
       '  cursor: { column: updated_at, tieBreaker: id }',
       'mapping:',

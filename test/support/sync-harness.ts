@@ -110,7 +110,7 @@ export async function syncHarness<F extends Front = Front>(
     alerts?: RunAlerts,
     extra: Pick<
       RunnerDeps,
-      'identity' | 'interrupt' | 'onlyLines' | 'cursor' | 'reimport' | 'openDatabase'
+      'identity' | 'interrupt' | 'onlyLines' | 'cursor' | 'reimport' | 'openDatabase' | 'env'
     > = {},
   ): Promise<HarnessRun> {
     const loaded = await loadFeedFile(feedFile);

@@ -25,19 +25,6 @@ export interface OpenedDatabase {
 /** Opens a feed's database source (the reading side's openDatabase; its errors are LocationErrors). */
 export type OpenDatabase = (source: DatabaseSourceOf, env: NodeJS.ProcessEnv) => OpenedDatabase;
 
-/** Until the reading side is connected (the runner given no openDatabase): said as a setting, exit 2. */
-class NoDatabaseReader extends LocationError {
-  readonly code = 'NO_DATABASE_READER';
-  readonly exitCode = 2;
-}
-
-/** The runners' openDatabase when none is given: every database feed's run stops, saying why. */
-export const noDatabaseReader: OpenDatabase = (source) => {
-  throw new NoDatabaseReader(
-    `${source.location.type} ${source.table ?? 'query'}: this build of erp-bridge has no database reader`,
-  );
-};
-
 /**
  * Opens the feed's database for a run. A database that refuses at once (a URL variable not set, a
  * refused password) is no crash of the command: the run gets a database whose read throws that

@@ -53,16 +53,16 @@ describe('a database source in a feed', () => {
 
   it('names the key that is wrong: table and query both or neither, a file key, a table that is not a name', () => {
     expect(problems(FEED.replace('  table: erp.bank_bookings', '  table: t\n  query: "SELECT 1"'))).toEqual([
-      '  - source.query: give either table or query, not both',
+      '  - source.query: give table or query, not both',
     ]);
     expect(problems(FEED.replace('  table: erp.bank_bookings\n', ''))).toEqual([
-      '  - source.table: a database source reads a table or a query: give table (e.g. erp.bank_bookings) or query',
+      '  - source.table: give table (erp.bank_bookings) or query (SELECT ...): neither is set',
     ]);
     expect(problems(FEED.replace('  table: erp.bank_bookings', '  table: t\n  path: x.csv'))).toEqual([
       '  - source: Unrecognized key: "path" (path)',
     ]);
     expect(problems(FEED.replace('erp.bank_bookings', '"b; DROP TABLE x"'))[0]).toContain(
-      'source.table: a table name, or schema.table',
+      'source.table: a table name, optionally schema-qualified',
     );
     expect(problems(FEED.replace('urlEnv: ERP_DB_URL', 'url: postgres://u:p@h/db'))[0]).toContain(
       'source.location',

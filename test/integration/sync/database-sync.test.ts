@@ -1,0 +1,76 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileCursorStore } from '../../../src/in-process/cursor-file-store.js';
+import { databaseFeedFile } from '../../support/database-double.js';
+import { testDialects } from '../../support/database-reads.js';
+import { createTestDatabase, type TestDatabase } from '../../support/databases.js';
+import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
+
+/**
+ * Issue 29 end to end, in process: the real reader (src/sources/database/) against the machine's
+ * PostgreSQL and MariaDB, the run side's cursor, and the sandbox as the service.
+ */
+const { dialects, missing } = await testDialects();
+
+let h: SyncHarness;
+beforeAll(async () => {
+  h = await syncHarness();
+});
+afterAll(() => h.close());
+
+describe.each(dialects)('a database feed synced from %s', (dialect) => {
+  const skip = missing[dialect];
+  describe.skipIf(skip !== undefined)(`${dialect}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await createTestDatabase(dialect);
+      await db.exec(
+        `CREATE TABLE bank_bookings (id bigint PRIMARY KEY, ext varchar(40) NOT NULL, updated_at timestamp(6) NOT NULL,
+          booked_on date NOT NULL, amount decimal(14,2) NOT NULL, memo text)`,
+      );
+      await db.exec(
+        `INSERT INTO bank_bookings VALUES
+          (1, '${dialect}-e2e-1', '2026-11-01 10:00:00.000001', '2026-11-01', 12.34, 'Miete'),
+          (2, '${dialect}-e2e-2', '2026-11-01 10:00:00.000001', '2026-11-02', -0.10, 'Kantine'),
+          (3, '${dialect}-e2e-3', '2026-11-01 10:00:02', '2026-11-03', 99999999.99, NULL)`,
+      );
+    });
+    afterAll(() => db?.drop());
+
+    it('reads every row once, then only rows after the stored position; outcomes name table:key', async () => {
+      const feedFile = databaseFeedFile(`db-e2e-${dialect}`, 'bank_bookings', dialect);
+      const cursor = new FileCursorStore(mkdtempSync(join(tmpdir(), 'erp-bridge-db-e2e-')));
+      const run = () => h.run(feedFile, false, undefined, { cursor, env: { ERP_DB_URL: db.url } });
+      const first = await run();
+      expect(first.summary.stopReason).toBeUndefined();
+      expect(first.summary.counts.created).toBe(3);
+      expect(first.outcomes.map((o) => `${o.file}:${o.key}`)).toEqual([
+        'bank_bookings:1',
+        'bank_bookings:2',
+        'bank_bookings:3',
+      ]);
+      const stored = h.transactions(1001).filter((t) => t.externalId?.startsWith(`${dialect}-e2e-`));
+      expect(stored.map((t) => String(t.amount)).sort()).toEqual(['-0.1', '12.34', '99999999.99']);
+      expect(await cursor.load(`db-e2e-${dialect}`)).toMatchObject({ tieBreaker: '3' });
+
+      await db.exec(
+        `INSERT INTO bank_bookings VALUES (4, '${dialect}-e2e-4', '2026-11-01 10:00:03', '2026-11-04', 1.00, 'neu')`,
+      );
+      const second = await run();
+      expect(second.summary.files.map((f) => [f.path, f.records])).toEqual([['bank_bookings', 1]]);
+      expect(second.outcomes.map((o) => [o.key, o.outcome])).toEqual([['4', 'created']]);
+      expect(await cursor.load(`db-e2e-${dialect}`)).toMatchObject({ tieBreaker: '4' });
+    });
+
+    it('a URL variable not set stops the run (exit 2) naming it; nothing is stored', async () => {
+      const feedFile = databaseFeedFile(`db-e2e-nourl-${dialect}`, 'bank_bookings', dialect);
+      const cursor = new FileCursorStore(mkdtempSync(join(tmpdir(), 'erp-bridge-db-e2e-')));
+      const run = await h.run(feedFile, false, undefined, { cursor, env: {} });
+      expect(run.summary.stopReason).toMatchObject({ code: 'URL_MISSING', exitCode: 2 });
+      expect(run.summary.stopReason?.message).toContain('ERP_DB_URL');
+      expect(await cursor.load(`db-e2e-nourl-${dialect}`)).toBeUndefined();
+    });
+  });
+});
