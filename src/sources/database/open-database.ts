@@ -4,9 +4,7 @@ import type { CursorPosition, DatabaseReading } from './database-read.js';
 import { DatabaseRow } from './database-row.js';
 import type { DatabaseSession, ReadOptions, RowCells } from './database-session.js';
 import type { DatabaseCursor, DatabaseSource } from './database-settings.js';
-import { databaseUrl } from './database-url.js';
-import { connectMysql } from './mysql-session.js';
-import { connectPostgres } from './postgres-session.js';
+import { type DatabaseUrl, databaseUrl } from './database-url.js';
 import { probeStatement, readStatement } from './statement.js';
 
 /** A database source opened for reading: one connection, read once or more, closed by the caller. */
@@ -36,7 +34,11 @@ export function openDatabase(
   options: ReadOptions = {},
 ): OpenDatabase {
   const url = databaseUrl(settings.location, env);
-  const connect = settings.location.type === 'postgres' ? connectPostgres : connectMysql;
+  // The driver is loaded by the first read: a sync or worker that reads no database never loads one.
+  const connect = async (at: DatabaseUrl, read: ReadOptions): Promise<DatabaseSession> =>
+    settings.location.type === 'postgres'
+      ? (await import('./postgres-session.js')).connectPostgres(at, read)
+      : (await import('./mysql-session.js')).connectMysql(at, read);
   let session: Promise<DatabaseSession> | undefined;
   const sessions: Sessions = {
     get: () => {
