@@ -1,13 +1,16 @@
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { fileSourceOf } from '../sources/formats/registry.js';
+import { databaseForRun } from '../sources/database/database-for-run.js';
+import { fileSourceOf, isDatabaseSource } from '../sources/formats/registry.js';
 import { openLocation } from '../sources/locations/open-location.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import { importFile } from '../sync/import-file.js';
 import { writeSettings } from '../sync/prepare-settings.js';
 import type { RunSummary } from '../sync/report/summary.js';
+import { databaseOpener, openForRun } from '../sync/run/database-run.js';
 import { listRun, noExport } from '../sync/run/list-run.js';
 import { exportOpener } from '../sync/run/read-run.js';
+import type { Opener } from '../sync/run/run-port.js';
 import type { StopReason } from '../sync/run-handle.js';
 import type { Clock } from '../time/clock.js';
 import { CheckRun } from './check-run.js';
@@ -30,6 +33,8 @@ export interface CheckOptions {
 export interface Sample {
   file: string;
   line: number;
+  /** A database row's key: the row is `file:key` (placeOf). */
+  key?: string;
   payload: unknown;
 }
 
@@ -59,7 +64,8 @@ export interface FeedCheck {
 }
 
 /**
- * Reads a feed's current exports as `sync` does, through its location (listRun, exportOpener) and
+ * Reads a feed's current exports as `sync` does, through its location (listRun, exportOpener) or
+ * its database (every row of its table or query, databaseOpener), and
  * the import (importFile: mapping, validation against the contract, exclusions, duplicates within
  * the run), and sends nothing: no service, no credentials, no report folder. Each file is read
  * to its end even when another file of the feed stops.
@@ -81,30 +87,21 @@ export async function checkFeed(loaded: LoadedFeed, options: CheckOptions): Prom
       identities.wouldSend(record);
       totals.wouldSend(record);
       if (samples.length < options.show)
-        samples.push({ file: record.file, line: record.line, payload: record.payload });
+        samples.push({
+          file: record.file,
+          line: record.line,
+          ...(record.key !== undefined ? { key: record.key } : {}),
+          payload: record.payload,
+        });
     },
   });
   const leftOut: FeedCheck['leftOut'] = [];
-  const location = openLocation(fileSourceOf(feed.source, 'check').location, options.env, {
-    onProblem: (p) => leftOut.push({ path: p.path, problem: p.problem }),
-  });
   const files: FeedCheck['files'] = [];
   let waiting: FeedCheck['waiting'] = [];
   let noFile: string | undefined;
-  try {
-    const listing = await listRun(location, loaded.sourceGlob, feed, {
-      clock: options.clock,
-      logger: options.logger,
-      stop: (stop) => run.stop(stop),
-    });
-    waiting = listing.waiting;
-    if (run.stops.length === 0) {
-      const rule = await noExport(listing.listed, feed, options.logger);
-      if (rule.stop) await run.stop(rule.stop);
-      noFile = rule.allowed;
-    }
-    const open = exportOpener(location);
-    for (const { path } of run.stops.length === 0 ? listing.listed.listing.ready : []) {
+  /** Each export through the import, as a dry run of sync reads it, sending nothing. */
+  const readAll = async (paths: readonly string[], open: Opener) => {
+    for (const path of paths) {
       run.nextFile();
       const read = await importFile(feed, path, true, {
         run,
@@ -124,8 +121,39 @@ export async function checkFeed(loaded: LoadedFeed, options: CheckOptions): Prom
         ...(read.sheet !== undefined ? { sheet: read.sheet } : {}),
       });
     }
-  } finally {
-    await location.close();
+  };
+  if (isDatabaseSource(feed.source)) {
+    // A database's one export, every row from the start: check keeps no cursor position.
+    const database = openForRun(databaseForRun, feed.source, loaded.sourceGlob, options.env);
+    try {
+      await readAll([database.label], databaseOpener({ database }));
+    } finally {
+      await database.close();
+    }
+  } else {
+    const location = openLocation(fileSourceOf(feed.source, 'check').location, options.env, {
+      onProblem: (p) => leftOut.push({ path: p.path, problem: p.problem }),
+    });
+    try {
+      const listing = await listRun(location, loaded.sourceGlob, feed, {
+        clock: options.clock,
+        logger: options.logger,
+        stop: (stop) => run.stop(stop),
+      });
+      waiting = listing.waiting;
+      if (run.stops.length === 0) {
+        const rule = await noExport(listing.listed, feed, options.logger);
+        if (rule.stop) await run.stop(rule.stop);
+        noFile = rule.allowed;
+      }
+      if (run.stops.length === 0)
+        await readAll(
+          listing.listed.listing.ready.map((f) => f.path),
+          exportOpener(location),
+        );
+    } finally {
+      await location.close();
+    }
   }
   return {
     feed: feed.name,

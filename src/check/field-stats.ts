@@ -5,6 +5,8 @@ import type { RecordOutcome } from '../sync/outcome.js';
 export interface Example {
   file: string;
   line: number;
+  /** A database row's key: the row is `file:key` (placeOf). */
+  key?: string;
   reason: string;
 }
 
@@ -61,7 +63,11 @@ export class FieldStats {
     if (outcome.outcome !== 'rejected' && outcome.outcome !== 'skipped' && outcome.outcome !== 'failed')
       return;
     const message = outcome.message ?? '';
-    const where = { file: outcome.file, line: outcome.line };
+    const where = {
+      file: outcome.file,
+      line: outcome.line,
+      ...(outcome.key !== undefined ? { key: outcome.key } : {}),
+    };
     if (outcome.problems && this.#blame(outcome.problems, where)) return;
     const code = outcome.code ?? outcome.outcome;
     const key = `${outcome.outcome} ${code}`;
@@ -79,7 +85,7 @@ export class FieldStats {
    * mapper.ts), with that field's messages as the example; false when they name none. A problem
    * of the whole row beside them is not counted again.
    */
-  #blame(problems: readonly RecordProblem[], where: { file: string; line: number }): boolean {
+  #blame(problems: readonly RecordProblem[], where: Omit<Example, 'reason'>): boolean {
     const reasons = new Map<FieldCount, string[]>();
     for (const { field, message } of problems) {
       const count = field === undefined ? undefined : this.#fields.get(field);

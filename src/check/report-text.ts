@@ -1,7 +1,8 @@
+import { placeOf } from '../sync/outcome.js';
 import type { FeedCheck } from './check-feed.js';
 import type { Example } from './field-stats.js';
 
-const example = (e: Example) => `      ${e.file}:${e.line}: ${e.reason}\n`;
+const example = (e: Example) => `      ${placeOf(e)}: ${e.reason}\n`;
 
 /** A file as read: its records, and how it was decoded or which sheet. */
 function fileLine(file: FeedCheck['files'][number]): string {
@@ -71,7 +72,7 @@ export function checkText(check: FeedCheck): string {
   }
   if (check.samples.length > 0) {
     text += `  the first ${check.samples.length} records as the service would receive them:\n`;
-    for (const s of check.samples) text += `    ${s.file}:${s.line} ${JSON.stringify(s.payload)}\n`;
+    for (const s of check.samples) text += `    ${placeOf(s)} ${JSON.stringify(s.payload)}\n`;
   }
   return text;
 }

@@ -2,7 +2,6 @@ import { type CheckOptions, checkFeed, type FeedCheck } from '../../check/check-
 import { checkText } from '../../check/report-text.js';
 import { ConfigError } from '../../config/errors.js';
 import { loadFeedFile } from '../../config/load-feed.js';
-import { isDatabaseSource } from '../../sources/formats/registry.js';
 import { systemClock } from '../../time/clock.js';
 import { EXIT, type ExitCode, runExitCode, worstExit } from '../exit-codes.js';
 import { cliLogger } from '../log-output.js';
@@ -39,9 +38,6 @@ export async function check(feedFiles: readonly string[], flags: CheckFlags): Pr
     let checked: Checked;
     try {
       const loaded = await loadFeedFile(file);
-      // Issue 29's point 7 (check of a database feed) is not built yet: said as a setting, exit 2.
-      if (isDatabaseSource(loaded.feed.source))
-        throw new ConfigError(`${file}: check does not read a database source (${loaded.sourceGlob}) yet`);
       const found = await checkFeed(loaded, options);
       checked = { file, check: found, exitCode: exitOf(found) };
     } catch (error) {

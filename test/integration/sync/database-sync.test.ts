@@ -2,7 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedCheck } from '../../../src/check/check-feed.js';
 import { FileCursorStore } from '../../../src/in-process/cursor-file-store.js';
+import { runCli } from '../../support/cli-run.js';
 import { databaseFeedFile } from '../../support/database-double.js';
 import { testDialects } from '../../support/database-reads.js';
 import { createTestDatabase, type TestDatabase } from '../../support/databases.js';
@@ -62,6 +64,49 @@ describe.each(dialects)('a database feed synced from %s', (dialect) => {
       expect(second.summary.files.map((f) => [f.path, f.records])).toEqual([['bank_bookings', 1]]);
       expect(second.outcomes.map((o) => [o.key, o.outcome])).toEqual([['4', 'created']]);
       expect(await cursor.load(`db-e2e-${dialect}`)).toMatchObject({ tieBreaker: '4' });
+    });
+
+    it('check reads every row (no position kept), names a row by its key, a NULL required value rejected naming its column', async () => {
+      await db.exec(
+        `CREATE TABLE check_bookings (id bigint PRIMARY KEY, ext varchar(40) NOT NULL, updated_at timestamp(6) NOT NULL,
+          booked_on date NULL, amount decimal(14,2) NOT NULL, memo text)`,
+      );
+      await db.exec(
+        `INSERT INTO check_bookings VALUES
+          (10, 'c-10', '2026-11-01 10:00:00', '2026-11-01', 1190.00, 'Rechnung'),
+          (11, 'c-11', '2026-11-01 10:00:01', NULL, -84.50, 'Strom'),
+          (12, 'c-12', '2026-11-01 10:00:02', '2026-11-28', 0.01, 'Zins')`,
+      );
+      const feedFile = databaseFeedFile(`db-check-${dialect}`, 'check_bookings', dialect);
+      const ran = await runCli(['check', feedFile, '--json', '--show', '1'], { ERP_DB_URL: db.url });
+      expect(ran.stderr).toBe('');
+      expect(ran.code).toBe(1);
+      const out = JSON.parse(ran.stdout) as { feeds: { check: FeedCheck }[] };
+      const checked = out.feeds[0]?.check as FeedCheck;
+      expect(checked.files).toEqual([{ file: 'check_bookings', records: 3 }]);
+      expect(checked.totals.wouldSend).toEqual({ records: 2, amounts: { EUR: '1190.01' } });
+      const bookingDate = checked.fields.find((f) => f.field === 'bookingDate');
+      expect(bookingDate?.rejected).toBe(1);
+      expect(bookingDate?.examples).toEqual([
+        expect.objectContaining({
+          file: 'check_bookings',
+          key: '11',
+          reason: expect.stringContaining('booked_on'),
+        }),
+      ]);
+      expect(checked.samples).toEqual([
+        {
+          file: 'check_bookings',
+          line: 1,
+          key: '10',
+          payload: expect.objectContaining({ externalId: 'c-10', amount: 1190 }),
+        },
+      ]);
+      // Twice the same: check stores no position.
+      const again = await runCli(['check', feedFile, '--json'], { ERP_DB_URL: db.url });
+      expect((JSON.parse(again.stdout) as { feeds: { check: FeedCheck }[] }).feeds[0]?.check.files).toEqual([
+        { file: 'check_bookings', records: 3 },
+      ]);
     });
 
     it('a URL variable not set stops the run (exit 2) naming it; nothing is stored', async () => {
