@@ -1,13 +1,11 @@
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../config/load-feed.js';
-import { databaseForRun } from '../sources/database/database-for-run.js';
-import { fileSourceOf, isDatabaseSource } from '../sources/formats/registry.js';
-import { openLocation } from '../sources/locations/open-location.js';
 import type { FileEncoding } from '../sources/text-encoding.js';
 import { importFile } from '../sync/import-file.js';
 import { writeSettings } from '../sync/prepare-settings.js';
 import type { RunSummary } from '../sync/report/summary.js';
-import { databaseOpener, openForRun } from '../sync/run/database-run.js';
+import { databaseOpener } from '../sync/run/database-run.js';
+import { withFeedSource } from '../sync/run/feed-location.js';
 import { listRun, noExport } from '../sync/run/list-run.js';
 import { exportOpener } from '../sync/run/read-run.js';
 import type { Opener } from '../sync/run/run-port.js';
@@ -122,39 +120,34 @@ export async function checkFeed(loaded: LoadedFeed, options: CheckOptions): Prom
       });
     }
   };
-  if (isDatabaseSource(feed.source)) {
-    // A database's one export, every row from the start: check keeps no cursor position.
-    const database = openForRun(databaseForRun, feed.source, loaded.sourceGlob, options.env);
-    try {
-      await readAll([database.label], databaseOpener({ database }));
-    } finally {
-      await database.close();
-    }
-  } else {
-    const location = openLocation(fileSourceOf(feed.source, 'check').location, options.env, {
-      onProblem: (p) => leftOut.push({ path: p.path, problem: p.problem }),
-    });
-    try {
+  // A database's one export is every row of its table or query: check keeps no cursor position.
+  await withFeedSource(
+    loaded,
+    options.env,
+    options.logger,
+    async (at) => {
+      if ('database' in at) return readAll([at.database.label], databaseOpener(at));
+      const { location } = at;
       const listing = await listRun(location, loaded.sourceGlob, feed, {
         clock: options.clock,
         logger: options.logger,
         stop: (stop) => run.stop(stop),
       });
       waiting = listing.waiting;
-      if (run.stops.length === 0) {
-        const rule = await noExport(listing.listed, feed, options.logger);
-        if (rule.stop) await run.stop(rule.stop);
-        noFile = rule.allowed;
-      }
+      if (run.stops.length > 0) return;
+      const rule = await noExport(listing.listed, feed, options.logger);
+      if (rule.stop) await run.stop(rule.stop);
+      noFile = rule.allowed;
       if (run.stops.length === 0)
         await readAll(
           listing.listed.listing.ready.map((f) => f.path),
           exportOpener(location),
         );
-    } finally {
-      await location.close();
-    }
-  }
+    },
+    {
+      onProblem: (p) => leftOut.push({ path: p.path, problem: p.problem }),
+    },
+  );
   return {
     feed: feed.name,
     source: loaded.file,

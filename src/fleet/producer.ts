@@ -209,10 +209,13 @@ async function enqueueDatabase(
     file: label,
     dryRun: options.dryRun === true,
     ...(options.acceptNewIdentity ? { acceptNewIdentity: true } : {}),
-    ...(options.reimport ? { fromStart: true } : {}),
+    // A repair reads every row again: a database read's lines are only its ordinals, so the
+    // lines a reconcile found name no row of another read; what the service holds is skipped.
+    ...(options.reimport || options.repair ? { fromStart: true } : {}),
+    ...(options.repair && options.repairOf ? { repairOf: options.repairOf } : {}),
   };
   await deps.imports.add('import-file', data, { jobId: runId });
-  const enqueued = options.reimport ? 'reimport' : 'new';
+  const enqueued = options.repair ? 'repair' : options.reimport ? 'reimport' : 'new';
   deps.logger.info({ feed: feed.name, file: label, runId, enqueued }, 'import run enqueued');
   return { file: label, sha256: '', runId, enqueued };
 }

@@ -4,7 +4,7 @@ import { ReconcileFeedPayload } from '../../jobs/reconcile-feed.js';
 import { withLogContext } from '../logging/log-context.js';
 import type { SyncClient } from '../sync/ports.js';
 import type { ReconcileSummary } from '../sync/reconcile/summary.js';
-import { withFeedLocation } from '../sync/run/feed-location.js';
+import { withFeedSource } from '../sync/run/feed-location.js';
 import { notReconcilable, reconcileRun } from '../sync/run/reconcile-run.js';
 import type { Clock } from '../time/clock.js';
 import { JobRefused, resolveFeedRef } from './feed-ref.js';
@@ -44,10 +44,10 @@ export function reconcileProcessor(deps: ReconcileJobDeps) {
     const bindings = { reconcileId: data.reconcileId, feed: loaded.feed.name, job: String(job.id) };
     const logger = deps.logger.child({ job: String(job.id) });
     try {
-      const { summary } = await withFeedLocation(loaded, deps.env ?? process.env, logger, (location) =>
+      const { summary } = await withFeedSource(loaded, deps.env ?? process.env, logger, (at) =>
         withLogContext(bindings, () =>
           reconcileRun(
-            location,
+            at,
             loaded,
             {
               client: deps.client,

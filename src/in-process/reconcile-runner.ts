@@ -1,7 +1,7 @@
 import type { LoadedFeed } from '../config/load-feed.js';
 import { ReconcileFileSink, type ReconcileFiles } from '../report-files/reconcile-files.js';
 import type { ReconcileSummary } from '../sync/reconcile/summary.js';
-import { withFeedLocation } from '../sync/run/feed-location.js';
+import { withFeedSource } from '../sync/run/feed-location.js';
 import { type ReconcileRunDeps, reconcileRun } from '../sync/run/reconcile-run.js';
 
 export interface ReconcileDeps extends ReconcileRunDeps {
@@ -19,12 +19,12 @@ export interface ReconcileRun {
 
 /**
  * `erp-bridge reconcile` in this process: the core's reconcile (reconcileRun) on the feed's
- * location, its lines and summary written to a report folder (the fleet's reconcile job keeps
+ * location or database, its lines and summary written to a report folder (the fleet's reconcile job keeps
  * them in Redis).
  */
 export async function reconcileFeed(loaded: LoadedFeed, deps: ReconcileDeps): Promise<ReconcileRun> {
-  const run = await withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
-    reconcileRun(location, loaded, deps, (id) => ReconcileFileSink.create(deps.reportDir, id)),
+  const run = await withFeedSource(loaded, deps.env ?? process.env, deps.logger, (at) =>
+    reconcileRun(at, loaded, deps, (id) => ReconcileFileSink.create(deps.reportDir, id)),
   );
   return { summary: run.summary, files: run.report.files, repair: run.repair };
 }

@@ -1,16 +1,14 @@
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../config/load-feed.js';
 import type { ReportFiles } from '../report-files/file-sink.js';
-import { databaseForRun } from '../sources/database/database-for-run.js';
-import { isDatabaseSource } from '../sources/formats/registry.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
 import type { RunAlerts } from '../sync/alerts.js';
 import type { IdentityStore } from '../sync/identity/check.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { CursorStore } from '../sync/run/cursor.js';
-import { type OpenDatabase, type OpenedDatabase, openForRun } from '../sync/run/database-run.js';
-import { withFeedLocation } from '../sync/run/feed-location.js';
+import type { OpenDatabase, OpenedDatabase } from '../sync/run/database-run.js';
+import { type FeedSource, withFeedSource } from '../sync/run/feed-location.js';
 import { listRun } from '../sync/run/list-run.js';
 import { runAccount } from '../sync/run/open-run.js';
 import { type RunDeps, runToEnd } from '../sync/run/run.js';
@@ -57,23 +55,17 @@ export interface FeedRunResult {
  * a time (the gate), and the import waits for a slot before reading further, so memory stays flat.
  */
 export async function runFeed(loaded: LoadedFeed, dryRun: boolean, deps: RunnerDeps): Promise<FeedRunResult> {
-  const { source } = loaded.feed;
-  if (isDatabaseSource(source)) {
-    const open = deps.openDatabase ?? databaseForRun;
-    const database = openForRun(open, source, loaded.sourceGlob, deps.env ?? process.env);
-    try {
-      return await runFeedAt({ database }, loaded, dryRun, deps);
-    } finally {
-      await database.close();
-    }
-  }
-  return withFeedLocation(loaded, deps.env ?? process.env, deps.logger, (location) =>
-    runFeedAt({ location }, loaded, dryRun, deps),
+  return withFeedSource(
+    loaded,
+    deps.env ?? process.env,
+    deps.logger,
+    (at) => runFeedAt(at, loaded, dryRun, deps),
+    { openDatabase: deps.openDatabase },
   );
 }
 
 async function runFeedAt(
-  at: { location: Location } | { database: OpenedDatabase },
+  at: FeedSource,
   loaded: LoadedFeed,
   dryRun: boolean,
   deps: RunnerDeps,

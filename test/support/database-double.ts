@@ -97,6 +97,8 @@ export function databaseFeedFile(
   name: string,
   table: string,
   type: 'postgres' | 'mysql' = 'postgres',
+  /** The target bank account's externalId: a reconcile's scope is that account's transactions. */
+  bankAccount = 'db-giro',
 ): string {
   const feedFile = join(mkdtempSync(join(tmpdir(), 'erp-bridge-db-feed-')), 'feed.yaml');
   writeFileSync(
@@ -115,7 +117,7 @@ export function databaseFeedFile(
       '  amount: amount',
       '  currency: { const: EUR }',
       '  purpose: memo',
-      'bankAccount: { externalId: db-giro, accountName: Datenbank-Giro, bankName: Testbank }',
+      `bankAccount: { externalId: ${bankAccount}, accountName: Datenbank-Giro, bankName: Testbank }`,
       'concurrency: 1',
       '',
     ].join('\n'),

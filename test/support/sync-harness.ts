@@ -137,9 +137,9 @@ export async function syncHarness<F extends Front = Front>(
   }
 
   /** One `reconcile` of the feed (read-only), with its report's lines. */
-  async function reconcile(feedFile: string) {
+  async function reconcile(feedFile: string, env?: NodeJS.ProcessEnv) {
     const loaded = await loadFeedFile(feedFile);
-    const result = await reconcileFeed(loaded, { client, clock, logger, reportDir });
+    const result = await reconcileFeed(loaded, { client, clock, logger, reportDir, ...(env ? { env } : {}) });
     const lines = readFileSync(result.files.ndjson, 'utf8')
       .split('\n')
       .filter(Boolean)

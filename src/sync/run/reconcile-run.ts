@@ -6,9 +6,7 @@ import type { LoadedFeed } from '../../config/load-feed.js';
 import { KINDS } from '../../kinds/registry.js';
 import { ACCOUNT_FIELD } from '../../sources/field-spec.js';
 import { FileStopError } from '../../sources/file-stop.js';
-import { isDatabaseSource } from '../../sources/formats/registry.js';
 import { nameOf } from '../../sources/locations/export-file.js';
-import type { Location } from '../../sources/locations/location.js';
 import type { MapOutcome } from '../../sources/record.js';
 import type { Clock } from '../../time/clock.js';
 import type { ChunkContext, SyncClient } from '../ports.js';
@@ -24,9 +22,12 @@ import {
 import type { StopReason } from '../run-handle.js';
 import { newRunId } from '../run-id.js';
 import { RunStopError, stopFor } from '../stop.js';
+import { databaseOpener } from './database-run.js';
+import type { FeedSource } from './feed-location.js';
 import { listExports, noExport } from './list-run.js';
 import { runAccount } from './open-run.js';
 import { exportOpener } from './read-run.js';
+import type { Opener } from './run-port.js';
 
 /** What a reconcile needs, in either runner. */
 export interface ReconcileRunDeps {
@@ -54,9 +55,6 @@ export interface ReconcileOutcome<R extends ReconcileReport> {
  * account or bank account are not supported yet (docs/reconcile.md).
  */
 export function notReconcilable(feed: Feed): string | undefined {
-  // Issue 29's point 7 (reconcile of a database feed) is not built yet: said, exit 2.
-  if (isDatabaseSource(feed.source))
-    return `feed ${feed.name}: reconcile does not read a database source (${feed.source.table ?? 'query'}) yet`;
   if (KINDS[feed.kind].reconcile === undefined)
     return `feed ${feed.name}: reconcile does not support kind ${feed.kind} yet (transactions, invoices, bank-accounts, users, categories)`;
   if (ACCOUNT_FIELD in feed.mapping)
@@ -76,13 +74,13 @@ export function checkReconcilable(feeds: readonly LoadedFeed[]): void {
  * A reconcile from start to end, the same for both runners (the shell of the run's steps:
  * runAccount, listExports, noExport, exportOpener; then the kind's held scope compared with the
  * exports): compares a feed's current exports (read and mapped as a sync reads them, every file
- * that has arrived) with what the service holds of the feed's scope, into the report `open` gives
- * for the reconcile's id (a report folder in process, Redis on the fleet). Read-only: nothing is
- * written to the service (a target bank account that is not there is an empty scope). The runner
- * opens and closes `location`.
+ * that has arrived, or every row of its database's table or query) with what the service holds of
+ * the feed's scope, into the report `open` gives for the reconcile's id (a report folder in
+ * process, Redis on the fleet). Read-only: nothing is written to the service (a target bank
+ * account that is not there is an empty scope). The runner opens and closes the feed's source.
  */
 export async function reconcileRun<R extends ReconcileReport>(
-  location: Location,
+  at: FeedSource,
   loaded: LoadedFeed,
   deps: ReconcileRunDeps,
   open: (reconcileId: string) => Promise<R>,
@@ -95,20 +93,9 @@ export async function reconcileRun<R extends ReconcileReport>(
   const sink = await open(id);
   const firstDifferences = keepingFirstDifferences(sink);
   let stop: StopReason | undefined = account.stop;
-  // A location that refuses stops this feed's reconcile alone, with its report (stopOf).
-  const listing = await listExports(
-    location,
-    loaded.sourceGlob,
-    feed,
-    deps.clock,
-    (error) => stop ?? stopOf(error),
-  );
-  stop ??= listing.stop;
-  const paths = listing.listed.listing.ready.map((f) => f.path);
-  // No export is no equal comparison: the same rule as sync's (exit 2 unless source.allowNoFiles).
-  const noFile = stop ? {} : await noExport(listing.listed, feed, logger);
-  stop ??= noFile.stop;
-  const records = exportOpener(location);
+  const exports = await reconcileExports(at, loaded, deps.clock, logger, (error) => stop ?? stopOf(error));
+  stop ??= exports.stop;
+  const { paths, names, records } = exports;
   async function* read(): AsyncGenerator<readonly MapOutcome[]> {
     for (const path of paths) yield* records(feed, path).batches;
   }
@@ -156,7 +143,7 @@ export async function reconcileRun<R extends ReconcileReport>(
     startedAt: new Date(startedAt).toISOString(),
     finishedAt: new Date(finishedAt).toISOString(),
     durationMs: finishedAt - startedAt,
-    files: paths.map((p) => nameOf(location, p)),
+    files: names,
     counts: result?.counts ?? (Object.fromEntries(VERDICTS.map((v) => [v, 0])) as ReconcileSummary['counts']),
     heldWithoutExternalId: result?.heldWithoutExternalId ?? 0,
     excluded: result?.excluded ?? 0,
@@ -167,6 +154,36 @@ export async function reconcileRun<R extends ReconcileReport>(
   await sink.finish(summary);
   logger.info({ state: summary.state, counts: summary.counts }, 'reconcile finished');
   return { summary, report: sink, repair: result?.repair ?? new Map() };
+}
+
+/**
+ * The exports a reconcile compares and how it reads them: a database's one read of every row (no
+ * cursor: the comparison is of all the source holds), or the location's files that have arrived,
+ * where a location that refuses, or no export at all, stops this feed's reconcile alone (as
+ * sync's rule).
+ */
+async function reconcileExports(
+  at: FeedSource,
+  loaded: LoadedFeed,
+  clock: Clock,
+  logger: Logger,
+  stopOf: (error: unknown) => StopReason | undefined,
+): Promise<{ paths: string[]; names: string[]; records: Opener; stop?: StopReason }> {
+  if ('database' in at) {
+    const { label } = at.database;
+    return { paths: [label], names: [label], records: databaseOpener(at) };
+  }
+  const { location } = at;
+  const listing = await listExports(location, loaded.sourceGlob, loaded.feed, clock, stopOf);
+  // No export is no equal comparison: the same rule as sync's (exit 2 unless source.allowNoFiles).
+  const stop = listing.stop ?? (await noExport(listing.listed, loaded.feed, logger)).stop;
+  const paths = listing.listed.listing.ready.map((f) => f.path);
+  return {
+    paths,
+    names: paths.map((p) => nameOf(location, p)),
+    records: exportOpener(location),
+    ...(stop ? { stop } : {}),
+  };
 }
 
 /** What ends a reconcile early, as a stop with its exit code; undefined for a bug. */

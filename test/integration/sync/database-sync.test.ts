@@ -109,6 +109,42 @@ describe.each(dialects)('a database feed synced from %s', (dialect) => {
       ]);
     });
 
+    it('reconcile compares every row of the table with the service: equal, then different and extra', async () => {
+      await db.exec(
+        `CREATE TABLE rec_bookings (id bigint PRIMARY KEY, ext varchar(40) NOT NULL, updated_at timestamp(6) NOT NULL,
+          booked_on date NOT NULL, amount decimal(14,2) NOT NULL, memo text)`,
+      );
+      await db.exec(
+        `INSERT INTO rec_bookings VALUES
+          (1, '${dialect}-rec-1', '2026-11-01 10:00:00', '2026-11-01', 10.00, 'a'),
+          (2, '${dialect}-rec-2', '2026-11-01 10:00:01', '2026-11-02', 20.00, 'b'),
+          (3, '${dialect}-rec-3', '2026-11-01 10:00:02', '2026-11-03', 30.00, 'c')`,
+      );
+      const name = `db-rec-${dialect}`;
+      const feedFile = databaseFeedFile(name, 'rec_bookings', dialect, `rec-giro-${dialect}`);
+      const cursor = new FileCursorStore(mkdtempSync(join(tmpdir(), 'erp-bridge-db-rec-')));
+      const env = { ERP_DB_URL: db.url };
+      expect((await h.run(feedFile, false, undefined, { cursor, env })).summary.counts.created).toBe(3);
+
+      const equal = await h.reconcile(feedFile, env);
+      expect(equal.summary.stopReason).toBeUndefined();
+      expect(equal.summary.files).toEqual(['rec_bookings']);
+      expect(equal.summary.counts).toMatchObject({ equal: 3, missing: 0, different: 0, extra: 0 });
+
+      // The ERP's books change: an amount corrected, a booking deleted. The cursor is not involved:
+      // reconcile reads every row.
+      await db.exec(`UPDATE rec_bookings SET amount = 21.00 WHERE id = 2`);
+      await db.exec(`DELETE FROM rec_bookings WHERE id = 3`);
+      const changed = await h.reconcile(feedFile, env);
+      expect(changed.summary.counts).toMatchObject({ equal: 1, different: 1, extra: 1 });
+      expect(changed.lines.find((l) => l.verdict === 'different')).toMatchObject({
+        externalId: `${dialect}-rec-2`,
+      });
+      expect(changed.lines.find((l) => l.verdict === 'extra')).toMatchObject({
+        externalId: `${dialect}-rec-3`,
+      });
+    });
+
     it('a URL variable not set stops the run (exit 2) naming it; nothing is stored', async () => {
       const feedFile = databaseFeedFile(`db-e2e-nourl-${dialect}`, 'bank_bookings', dialect);
       const cursor = new FileCursorStore(mkdtempSync(join(tmpdir(), 'erp-bridge-db-e2e-')));
