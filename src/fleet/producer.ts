@@ -202,6 +202,7 @@ async function enqueueDatabase(
     sha256: '',
     dryRun: options.dryRun === true,
     startedAt: new Date(deps.now()).toISOString(),
+    ...(options.repair && options.repairOf ? { repairOf: options.repairOf } : {}),
   });
   const data: ImportJobData = {
     runId,
@@ -212,7 +213,6 @@ async function enqueueDatabase(
     // A repair reads every row again: a database read's lines are only its ordinals, so the
     // lines a reconcile found name no row of another read; what the service holds is skipped.
     ...(options.reimport || options.repair ? { fromStart: true } : {}),
-    ...(options.repair && options.repairOf ? { repairOf: options.repairOf } : {}),
   };
   await deps.imports.add('import-file', data, { jobId: runId });
   const enqueued = options.repair ? 'repair' : options.reimport ? 'reimport' : 'new';

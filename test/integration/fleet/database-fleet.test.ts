@@ -90,6 +90,21 @@ describe('a database feed in the fleet', () => {
     expect(again.counts.skipped).toBe(2);
   });
 
+  it('a repair (reconcile --repair --fleet) reads every row from the start, whatever lines it names', async () => {
+    const fleet = world.start();
+    const table = new TableDouble(LABEL, bookings('repair', [1, 2, 3]), cursorOf);
+    const feedFile = databaseFeedFile('db-repair', LABEL);
+    fleet.worker(2, { openDatabase: () => table });
+    const [first] = await fleet.enqueue(feedFile);
+    await fleet.finished(String(first?.runId));
+    // The reconcile's lines are a read's ordinals: they name no row of another read.
+    const [repair] = await fleet.enqueue(feedFile, { repair: new Map([[LABEL, [2]]]), repairOf: 'rec-1' });
+    expect(repair?.enqueued).toBe('repair');
+    const repaired = await fleet.finished(String(repair?.runId));
+    expect(table.reads).toEqual([undefined, undefined]);
+    expect(repaired.counts.skipped).toBe(3);
+  });
+
   it('a replayed reading pass (its worker died while reading) stores no position: the next run reads those rows again', async () => {
     const fleet = world.start();
     const cursor = new RedisCursorStore(fleet.connection, fleetKeys(fleet.config.prefix));
