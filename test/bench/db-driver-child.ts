@@ -13,11 +13,13 @@
  *   BENCH_DB_URL=postgres://... node --import tsx test/bench/db-driver-child.ts postgres|mysql
  *
  * Prints one JSON line like db-read-child.ts: records (rows counted), CPU (µs) and wall time from
- * connecting to the last row, peak RSS (kB) and RSS when the clock started (kB).
+ * connecting to the last row, peak RSS (kB), RSS when the clock started (kB), and the largest old
+ * space after a full GC while reading (heap-watch.ts; kB) with the number of full GCs.
  */
 import mysql from 'mysql2';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { watchHeap } from './heap-watch.js';
 
 const BATCH = 500;
 /** The reader's statement for a cursor `{column: updated_at, tieBreaker: id}` read from the start. */
@@ -73,12 +75,14 @@ async function countMysql(uri: string): Promise<number> {
 
 // What node, tsx and the modules hold before the first row: the peak beyond it is the reading's.
 const rssBeforeKb = process.memoryUsage.rss() / 1024;
+const heap = watchHeap();
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const records = dialect === 'postgres' ? await countPostgres(url) : await countMysql(url);
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
+const { oldAfterFullGcKb, fullGcs } = heap.read();
 
 process.stdout.write(
-  `${JSON.stringify({ records, cpuMicros: cpu.user + cpu.system, wallMs, maxRssKb: process.resourceUsage().maxRSS, rssBeforeKb })}\n`,
+  `${JSON.stringify({ records, cpuMicros: cpu.user + cpu.system, wallMs, maxRssKb: process.resourceUsage().maxRSS, rssBeforeKb, oldAfterFullGcKb, fullGcs })}\n`,
 );

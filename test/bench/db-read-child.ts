@@ -13,13 +13,15 @@
  *
  * Prints one JSON line like read-child.ts: records, outcomes by kind, CPU (µs, user + system) and
  * wall time from opening the database to the last record (module loading left out, as in the
- * baseline), the process's peak RSS (kB) and its RSS when the clock started (kB).
+ * baseline), the process's peak RSS (kB) and its RSS when the clock started (kB), and the largest
+ * old space after a full GC while reading (heap-watch.ts; kB) with the number of full GCs.
  */
 import { parseFeed } from '../../src/config/load-feed.js';
 import { DatabaseSource } from '../../src/sources/database/database-settings.js';
 import { openDatabase } from '../../src/sources/database/open-database.js';
 import { compileMapper } from '../../src/sources/mapper.js';
 import { BENCH_TABLE } from './db-tables.js';
+import { watchHeap } from './heap-watch.js';
 
 const dialect = process.argv[2];
 if (dialect !== 'postgres' && dialect !== 'mysql')
@@ -54,6 +56,7 @@ bankAccount:
 
 // What node, tsx and the modules hold before the first row: the peak beyond it is the reading's.
 const rssBeforeKb = process.memoryUsage.rss() / 1024;
+const heap = watchHeap();
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const db = openDatabase(settings, process.env);
@@ -76,7 +79,8 @@ try {
 }
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
+const { oldAfterFullGcKb, fullGcs } = heap.read();
 
 process.stdout.write(
-  `${JSON.stringify({ records, outcomes, cpuMicros: cpu.user + cpu.system, wallMs, maxRssKb: process.resourceUsage().maxRSS, rssBeforeKb })}\n`,
+  `${JSON.stringify({ records, outcomes, cpuMicros: cpu.user + cpu.system, wallMs, maxRssKb: process.resourceUsage().maxRSS, rssBeforeKb, oldAfterFullGcKb, fullGcs })}\n`,
 );

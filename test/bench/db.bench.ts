@@ -42,6 +42,9 @@ interface Counted extends ChildFigures {
   records: number;
   /** RSS when the clock started (node, tsx, the modules): what the reading adds is beyond it. */
   rssBeforeKb: number;
+  /** What the heap retains: the largest old space after a full GC while reading (heap-watch.ts). */
+  oldAfterFullGcKb: number;
+  fullGcs: number;
   outcomes?: Record<string, number>;
 }
 
@@ -127,7 +130,9 @@ try {
       `peak RSS ${spread(
         each((r) => mb(pick(r).maxRssKb)),
         0,
-      )} MB, of which ${fmt(median(each((r) => mb(pick(r).rssBeforeKb))), 0)} MB before reading`;
+      )} MB, of which ${fmt(median(each((r) => mb(pick(r).rssBeforeKb))), 0)} MB before reading; ` +
+      `old space after full GCs at most ${fmt(Math.max(...each((r) => mb(pick(r).oldAfterFullGcKb))), 1)} MB ` +
+      `(full GCs while reading ${each((r) => pick(r).fullGcs).join(', ')})`;
     console.log(
       `${dialect.padEnd(8)} reader    ${spread(
         each((r) => perSecond(r.reader)),
