@@ -78,18 +78,25 @@ for (const dialect of dialects) {
 
 const made: TestDatabase[] = [];
 let dropped: Promise<void> | undefined;
-/** Drops every database made so far, once. */
+/** Drops every database made so far, once; says which are left when a drop fails. */
 const dropAll = () => {
-  dropped ??= Promise.all(made.map((db) => db.drop())).then(() => undefined);
+  dropped ??= Promise.allSettled(made.map((db) => db.drop())).then((outcomes) => {
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'rejected')
+        process.stderr.write(`could not drop ${made[i]?.name}: ${String(outcome.reason)}\n`);
+    });
+  });
   return dropped;
 };
-// Interrupted (Ctrl-C): the databases are dropped before the process ends.
+// Interrupted (Ctrl-C, kill, the terminal closed): the databases are dropped before the process ends. The signal often comes
+// twice (to the process group, and relayed by tsx's wrapper): a second one must not end the
+// process mid-drop, so the handler stays until the end.
 const interrupted = (signal: NodeJS.Signals) => {
-  process.stderr.write(`${signal}: dropping the benchmark's databases\n`);
+  if (dropped === undefined) process.stderr.write(`${signal}: dropping the benchmark's databases\n`);
   void dropAll().finally(() => process.exit(130));
 };
-process.once('SIGINT', interrupted);
-process.once('SIGTERM', interrupted);
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+for (const signal of SIGNALS) process.on(signal, interrupted);
 
 const results = new Map<Dialect, PairFigures[]>();
 try {
@@ -131,8 +138,10 @@ try {
         each((r) => mb(pick(r).maxRssKb)),
         0,
       )} MB, of which ${fmt(median(each((r) => mb(pick(r).rssBeforeKb))), 0)} MB before reading; ` +
-      `old space after full GCs at most ${fmt(Math.max(...each((r) => mb(pick(r).oldAfterFullGcKb))), 1)} MB ` +
-      `(full GCs while reading ${each((r) => pick(r).fullGcs).join(', ')})`;
+      (Math.max(...each((r) => pick(r).fullGcs)) === 0
+        ? 'no full GC while reading'
+        : `old space after full GCs at most ${fmt(Math.max(...each((r) => mb(pick(r).oldAfterFullGcKb))), 1)} MB ` +
+          `(full GCs while reading ${each((r) => pick(r).fullGcs).join(', ')})`);
     console.log(
       `${dialect.padEnd(8)} reader    ${spread(
         each((r) => perSecond(r.reader)),
@@ -153,6 +162,5 @@ try {
   }
 } finally {
   await dropAll();
-  process.off('SIGINT', interrupted);
-  process.off('SIGTERM', interrupted);
+  for (const signal of SIGNALS) process.off(signal, interrupted);
 }
