@@ -72,8 +72,12 @@ async function withAdmin<T>(
 
 type Exec = (sql: string, values?: unknown[]) => Promise<unknown[]>;
 
-export async function createTestDatabase(dialect: TestDialect): Promise<TestDatabase> {
-  const name = `erp_bridge_test_${randomBytes(6).toString('hex')}`;
+/** `prefix`: how the database's name begins (a benchmark's are `erp_bridge_bench_...`). */
+export async function createTestDatabase(
+  dialect: TestDialect,
+  prefix = 'erp_bridge_test',
+): Promise<TestDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await withAdmin(dialect, (exec) => exec(`CREATE DATABASE ${name}`));
   const url = new URL(ADMIN_URL[dialect]);
   url.pathname = `/${name}`;
