@@ -180,15 +180,17 @@ function positionOf(
   label: string,
   line: number,
 ): CursorPosition {
-  const nullIn = (name: string) =>
-    new DatabaseError(
-      'NULL_CURSOR',
-      `${label}: ${source}: row ${line} has NULL in the cursor's column ${name}: a cursor column (and tie-breaker) must never be NULL; choose a NOT NULL column or a query that leaves such rows out`,
-    );
   const column = cells[cursor.column];
-  if (column === undefined) throw nullIn(cursor.names.column);
+  if (column === undefined) throw nullCursor(label, source, line, cursor.names.column);
   if (cursor.tieBreaker === undefined) return { column };
   const tieBreaker = cells[cursor.tieBreaker];
-  if (tieBreaker === undefined) throw nullIn(cursor.names.tieBreaker ?? '');
+  if (tieBreaker === undefined) throw nullCursor(label, source, line, cursor.names.tieBreaker ?? '');
   return { column, tieBreaker };
+}
+
+function nullCursor(label: string, source: string, line: number, name: string): DatabaseError {
+  return new DatabaseError(
+    'NULL_CURSOR',
+    `${label}: ${source}: row ${line} has NULL in the cursor's column ${name}: a cursor column (and tie-breaker) must never be NULL; choose a NOT NULL column or a query that leaves such rows out`,
+  );
 }
