@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCursorStore } from '../../../src/in-process/cursor-file-store.js';
-import { openDatabase } from '../../../src/sources/database/open-database.js';
-import type { OpenDatabase } from '../../../src/sync/run/database-run.js';
 import { databaseFeedFile } from '../../support/database-double.js';
 import { testDialects } from '../../support/database-reads.js';
 import { createTestDatabase, refusedUser, type TestDatabase } from '../../support/databases.js';
+import { bigBookings, killedRead } from '../../support/killed-read.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 
@@ -57,22 +56,7 @@ describe.each(dialects)('database faults in a sync from %s', (dialect) => {
 
     beforeAll(async () => {
       db = await createTestDatabase(dialect);
-      await db.exec(
-        `CREATE TABLE bank_bookings (id bigint PRIMARY KEY, ext varchar(40) NOT NULL, updated_at timestamp(6) NOT NULL,
-          booked_on date NOT NULL, amount decimal(14,2) NOT NULL, memo text, pad text)`,
-      );
-      // `pad` (not mapped) makes the rows about 6 MB: more than the sockets' buffers hold, so the
-      // server is still sending when the session is killed (with small rows MariaDB has sent all).
-      const series =
-        dialect === 'postgres' ? `generate_series(1, ${ROWS}) AS s(seq)` : `seq_1_to_${ROWS} AS s`;
-      const second =
-        dialect === 'postgres'
-          ? `TIMESTAMP '2026-11-01 00:00:00' + seq * INTERVAL '1 second'`
-          : `TIMESTAMP '2026-11-01 00:00:00' + INTERVAL seq SECOND`;
-      const ext = dialect === 'postgres' ? `'${dialect}-kill-' || seq` : `CONCAT('${dialect}-kill-', seq)`;
-      await db.exec(
-        `INSERT INTO bank_bookings SELECT seq, ${ext}, ${second}, DATE '2026-11-01', seq + 0.25, 'Buchung', REPEAT('x', 2000) FROM ${series}`,
-      );
+      await bigBookings(db, ROWS, `${dialect}-kill-`);
     });
     afterAll(() => db?.drop());
 
@@ -81,28 +65,13 @@ describe.each(dialects)('database faults in a sync from %s', (dialect) => {
       const feedFile = databaseFeedFile(name, 'bank_bookings', dialect, GIRO);
       const cursor = newCursor();
       const env = { ERP_DB_URL: db.url };
-      let killed = 0;
-      // The real reader in batches of 100; once a chunk's write has reached the sandbox, the
-      // reader's server session is killed from an administrator's connection before the next batch.
-      const killing: OpenDatabase = (source, sourceEnv) => {
-        const database = openDatabase(source, sourceEnv, { batchSize: 100 });
-        return {
-          label: database.source,
-          read: (after) => {
-            const reading = database.read(after);
-            async function* batches() {
-              for await (const batch of reading.batches) {
-                yield batch;
-                if (killed === 0 && bulkWrites() > 0) killed = await db.killSessions();
-              }
-            }
-            return { ...reading, batches: batches() };
-          },
-          close: () => database.close(),
-        };
-      };
-      const stopped = await h.run(feedFile, false, undefined, { cursor, env, openDatabase: killing });
-      expect(killed).toBeGreaterThan(0);
+      // Once a chunk's write has reached the sandbox, the reader's session is killed.
+      const read = killedRead(
+        () => bulkWrites() > 0,
+        () => db.killSessions(),
+      );
+      const stopped = await h.run(feedFile, false, undefined, { cursor, env, openDatabase: read.open });
+      expect(read.killed()).toBeGreaterThan(0);
       expect(stopped.summary.stopReason).toMatchObject({ code: 'CONNECTION_LOST', exitCode: 3 });
       expect(await cursor.load(name)).toBeUndefined();
       const ours = () => h.transactions(1001).filter((t) => t.externalId?.startsWith(`${dialect}-kill-`));
