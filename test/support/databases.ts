@@ -115,3 +115,23 @@ async function killSessions(exec: Exec, dialect: TestDialect, name: string): Pro
   for (const { id } of sessions) await exec(`KILL CONNECTION ${Number(id)}`);
   return sessions.length;
 }
+
+/**
+ * A user of `db`'s server whose login is refused, dropped with the database: PostgreSQL on this
+ * machine trusts every local login (pg_hba trust), so a wrong password logs in there and the role
+ * may not log in at all (SQLSTATE 28000, the class of a wrong password); MariaDB refuses the wrong
+ * password itself (its right one is 'Right-pw-1').
+ */
+export async function refusedUser(db: TestDatabase, prefix: string): Promise<string> {
+  const user = `${prefix}_${randomBytes(4).toString('hex')}`;
+  if (db.dialect === 'postgres') {
+    db.cleanups.push(`DROP ROLE IF EXISTS ${user}`);
+    await db.exec(`CREATE ROLE ${user} NOLOGIN PASSWORD 'Right-pw-1'`);
+    return user;
+  }
+  for (const host of ['127.0.0.1', 'localhost']) {
+    db.cleanups.push(`DROP USER IF EXISTS '${user}'@'${host}'`);
+    await db.exec(`CREATE USER '${user}'@'${host}' IDENTIFIED BY 'Right-pw-1'`);
+  }
+  return user;
+}

@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatabaseSource } from '../../../src/sources/database/database-settings.js';
 import { openDatabase } from '../../../src/sources/database/open-database.js';
 import { databaseFailure, drain, testDialects } from '../../support/database-reads.js';
-import { createTestDatabase, type TestDatabase, type TestDialect } from '../../support/databases.js';
+import {
+  createTestDatabase,
+  refusedUser,
+  type TestDatabase,
+  type TestDialect,
+} from '../../support/databases.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 
 /**
@@ -143,20 +147,9 @@ describe.each(dialects)('database faults on %s', (dialect) => {
       }
     });
 
-    // PostgreSQL on this machine trusts every local login (pg_hba trust): a wrong password logs in
-    // there, so PostgreSQL refuses the login of a role that may not log in (SQLSTATE 28000, the
-    // same class as a wrong password); MariaDB refuses a wrong password itself.
+    // The login refused (refusedUser: on PostgreSQL a role that may not log in).
     it('refuses a login with AUTH_FAILED (exit 3), the password nowhere', async () => {
-      const user = `erp_reader_${randomBytes(4).toString('hex')}`;
-      if (dialect === 'postgres') {
-        db.cleanups.push(`DROP ROLE IF EXISTS ${user}`);
-        await db.exec(`CREATE ROLE ${user} NOLOGIN PASSWORD 'Right-pw-1'`);
-      } else {
-        for (const host of ['127.0.0.1', 'localhost']) {
-          db.cleanups.push(`DROP USER IF EXISTS '${user}'@'${host}'`);
-          await db.exec(`CREATE USER '${user}'@'${host}' IDENTIFIED BY 'Right-pw-1'`);
-        }
-      }
+      const user = await refusedUser(db, 'erp_reader');
       const logged: string[] = [];
       for (const stream of ['log', 'warn', 'error', 'info', 'debug'] as const) {
         vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => void logged.push(inspect(args)));
