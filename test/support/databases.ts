@@ -135,3 +135,30 @@ export async function refusedUser(db: TestDatabase, prefix: string): Promise<str
   }
   return user;
 }
+
+/**
+ * A login of its own whose statements the SERVER cuts off after `ms` (PostgreSQL: the role's
+ * statement_timeout; MariaDB: the user's MAX_STATEMENT_TIME), allowed to read the database; its
+ * URL. What an ERP's administrator sets for a reporting user, and what a run meets as a timeout.
+ */
+export async function timedUser(db: TestDatabase, prefix: string, ms: number): Promise<string> {
+  const user = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(db.url);
+  url.username = user;
+  url.password = 'Timed-pw-1';
+  if (db.dialect === 'postgres') {
+    db.cleanups.push(`DROP OWNED BY ${user}`, `DROP ROLE IF EXISTS ${user}`);
+    await db.exec(`CREATE ROLE ${user} LOGIN PASSWORD 'Timed-pw-1'`);
+    await db.exec(`ALTER ROLE ${user} SET statement_timeout = ${ms}`);
+    await db.exec(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${user}`);
+    return url.toString();
+  }
+  for (const host of ['127.0.0.1', 'localhost']) {
+    db.cleanups.push(`DROP USER IF EXISTS '${user}'@'${host}'`);
+    await db.exec(
+      `CREATE USER '${user}'@'${host}' IDENTIFIED BY 'Timed-pw-1' WITH MAX_STATEMENT_TIME ${ms / 1000}`,
+    );
+    await db.exec(`GRANT SELECT ON \`${db.name}\`.* TO '${user}'@'${host}'`);
+  }
+  return url.toString();
+}

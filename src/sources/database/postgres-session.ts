@@ -96,10 +96,14 @@ export async function connectPostgres(url: DatabaseUrl, options: ReadOptions): P
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
         // set_config(..., true) is SET LOCAL with the value as a parameter.
         await client.query(
-          `SELECT set_config('DateStyle', 'ISO, YMD', true), set_config('bytea_output', 'hex', true),
-                  set_config('statement_timeout', $1, true)`,
-          [String(options.statementTimeoutMs ?? 0)],
+          `SELECT set_config('DateStyle', 'ISO, YMD', true), set_config('bytea_output', 'hex', true)`,
         );
+        // Only a timeout of the read's own: the one the server or the ERP's administrator set for
+        // the login (a role's statement_timeout) holds otherwise, never lifted to none.
+        if (options.statementTimeoutMs !== undefined)
+          await client.query(`SELECT set_config('statement_timeout', $1, true)`, [
+            String(options.statementTimeoutMs),
+          ]);
         try {
           await client.query(`SELECT set_config('TimeZone', $1, true)`, [timeZone]);
         } catch (error) {

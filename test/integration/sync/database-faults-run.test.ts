@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCursorStore } from '../../../src/in-process/cursor-file-store.js';
 import { databaseFeedFile } from '../../support/database-double.js';
 import { testDialects } from '../../support/database-reads.js';
-import { createTestDatabase, refusedUser, type TestDatabase } from '../../support/databases.js';
+import { createTestDatabase, refusedUser, type TestDatabase, timedUser } from '../../support/databases.js';
 import { bigBookings, killedRead } from '../../support/killed-read.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
@@ -108,6 +108,23 @@ describe.each(dialects)('database faults in a sync from %s', (dialect) => {
       expect(logs.lines.some((line) => line.includes('AUTH_FAILED'))).toBe(true);
       expect(reportTexts(run.files.dir).some((text) => text.includes('AUTH_FAILED'))).toBe(true);
       for (const text of texts) expect(text).not.toContain('Sekr3t');
+    });
+
+    it('a statement the server cuts off (its timeout for the login) stops the run (TIMEOUT, exit 3); its position stays', async () => {
+      const url = await timedUser(db, 'erp_timed', 200);
+      const sleep = dialect === 'postgres' ? 'pg_sleep(0.001)' : 'SLEEP(0.001)';
+      const name = `db-timeout-${dialect}`;
+      const feedFile = editedFeed(
+        databaseFeedFile(name, 'bank_bookings', dialect, GIRO),
+        'table: bank_bookings',
+        `query: "SELECT b.*, ${sleep} AS z FROM bank_bookings b"`,
+      );
+      const cursor = newCursor();
+      const sent = bulkWrites();
+      const run = await h.run(feedFile, false, undefined, { cursor, env: { ERP_DB_URL: url } });
+      expect(run.summary.stopReason).toMatchObject({ code: 'TIMEOUT', exitCode: 3 });
+      expect(bulkWrites()).toBe(sent);
+      expect(await cursor.load(name)).toBeUndefined();
     });
 
     it.each([
