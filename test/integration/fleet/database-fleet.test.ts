@@ -1,10 +1,14 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { loadFeedFile } from '../../../src/config/load-feed.js';
 import { RedisCursorStore } from '../../../src/fleet/cursor-store.js';
 import type { ImportJobData } from '../../../src/fleet/import-job.js';
 import { fleetKeys } from '../../../src/fleet/keys.js';
+import { syncSchedulers } from '../../../src/fleet/scheduler.js';
 import { bookings, databaseFeedFile, TableDouble } from '../../support/database-double.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
+import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 
 /**
  * Issue 29 in the fleet: a database feed's import reads after the position in Redis from whichever
@@ -88,6 +92,39 @@ describe('a database feed in the fleet', () => {
     // --reimport: from the start, whatever position is stored.
     expect(table.reads).toEqual([undefined, undefined]);
     expect(again.counts.skipped).toBe(2);
+  });
+
+  it('the scheduler fires a database feed on its cron: each run reads the rows after the last', async () => {
+    const fleet = world.start();
+    const table = new TableDouble(LABEL, bookings('cron', [1, 2, 3]), cursorOf);
+    const feedFile = databaseFeedFile('db-cron', LABEL);
+    writeFileSync(feedFile, `${readFileSync(feedFile, 'utf8')}schedule: "*/1 * * * * *"\n`);
+    fleet.worker(2, { openDatabase: () => table });
+    await syncSchedulers(fleet.queues.ticks, [await loadFeedFile(feedFile)]);
+    const runsDone = async (count: number) => {
+      const deadline = Date.now() + HANG_GUARD_MS;
+      for (;;) {
+        const runs = await fleet.store.list(10, 'db-cron');
+        const done = runs.filter((r) => r.summary !== undefined);
+        if (done.length >= count || Date.now() > deadline) return done;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const [first] = await runsDone(1);
+    expect(first?.summary?.counts.created).toBe(3);
+    table.rows.push(...bookings('cron', [4]));
+    // A later tick's run reads only the new row (ticks meanwhile read nothing new: 0 records).
+    const deadline = Date.now() + HANG_GUARD_MS;
+    let created = 0;
+    while (created < 4 && Date.now() < deadline) {
+      const runs = await runsDone(2);
+      created = runs.reduce((sum, r) => sum + (r.summary?.counts.created ?? 0), 0);
+      if (created < 4) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(created).toBe(4);
+    expect(table.reads[0]).toBeUndefined();
+    expect(table.reads.slice(1).every((after) => after !== undefined)).toBe(true);
+    await syncSchedulers(fleet.queues.ticks, []);
   });
 
   it('a repair (reconcile --repair --fleet) reads every row from the start, whatever lines it names', async () => {
