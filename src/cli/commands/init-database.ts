@@ -17,30 +17,35 @@ export interface DatabaseFlags {
 }
 
 /**
- * `init --location postgres --table T`: the first rows of the table (or query) read with the URL
- * of the variable the location names (never printed, never written), inferred as a table export.
- * A table name or query the feed would refuse is refused here (exit 2, naming the flag); the
- * database's refusal (URL_MISSING, a refused login, no such table) is its message and exit code.
+ * The source `--location` and `--table` (or `--query`) give, checked as the feed's keys are (a
+ * table name or query the feed would refuse is refused here, exit 2, naming the flag).
  */
-export async function inferFromDatabase(
+export function databaseSourceOf(
   where: GivenDatabase,
   flags: DatabaseFlags,
-): Promise<ExportUse<{ from: string; inference: FeedInference }>> {
+): { ok: true; source: DatabaseSource } | { ok: false; message: string } {
   const given = flags.table !== undefined ? { table: flags.table } : { query: flags.query };
   const parsed = DatabaseSource.safeParse({ location: where.database, ...given });
-  if (!parsed.success) {
-    const issues = describeIssues(parsed.error).map((issue) =>
-      issue.replace(/^(table|query)\b/, (key) => `--${key}`),
-    );
-    return {
-      ok: false,
-      message: new ConfigError(`--${flags.table !== undefined ? 'table' : 'query'}: not accepted`, issues)
-        .message,
-      exitCode: EXIT.INVALID_CONFIG,
-    };
-  }
+  if (parsed.success) return { ok: true, source: parsed.data };
+  const issues = describeIssues(parsed.error).map((issue) =>
+    issue.replace(/^(table|query)\b/, (key) => `--${key}`),
+  );
+  const flag = flags.table !== undefined ? 'table' : 'query';
+  return { ok: false, message: new ConfigError(`--${flag}: not accepted`, issues).message };
+}
+
+/**
+ * `init --location postgres --table T`: the first rows of the table (or query) read with the URL
+ * of the variable the location names (never printed, never written), inferred as a table export.
+ * The database's refusal (URL_MISSING, a refused login, no such table) is its message and exit code.
+ */
+export async function inferFromDatabase(
+  source: DatabaseSource,
+  kind: RecordKind | undefined,
+): Promise<ExportUse<{ from: string; inference: FeedInference }>> {
+  const given = source.table !== undefined ? { table: source.table } : { query: source.query };
   try {
-    const sample = await sampleDatabase(parsed.data, process.env);
+    const sample = await sampleDatabase(source, process.env);
     if (sample.header.length === 0)
       return {
         ok: false,
@@ -51,7 +56,7 @@ export async function inferFromDatabase(
       ok: true,
       value: {
         from: sample.label,
-        inference: inferDatabase(sample, given, flags.kind ? { kind: flags.kind } : {}),
+        inference: inferDatabase(sample, given, kind ? { kind } : {}),
       },
     };
   } catch (error) {

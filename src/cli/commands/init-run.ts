@@ -10,7 +10,7 @@ import { type GivenDatabase, type GivenLocation, parseLocationFlag } from '../..
 import type { RecordKind } from '../../kinds/registry.js';
 import { isRemote } from '../../sources/locations/source-keys.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { inferFromDatabase } from './init-database.js';
+import { databaseSourceOf, inferFromDatabase } from './init-database.js';
 import { withExportSample } from './init-export.js';
 
 export interface InitFlags {
@@ -94,13 +94,15 @@ export async function init(exportPath: string | undefined, flags: InitFlags): Pr
 
 /** `init --location postgres --table T`: the feed of a table (or query), named after the table. */
 async function initDatabase(where: GivenDatabase, flags: InitFlags): Promise<ExitCode> {
+  const checked = databaseSourceOf(where, flags);
+  if (!checked.ok) return refuse(checked.message);
   const name = flags.name ?? databaseFeedName(flags.table);
   if (!FEED_NAME.test(name))
     return refuse(
       `--name "${name}": expected letters, digits, ".", "_" or "-", starting with a letter or digit`,
     );
   const out = flags.out ?? join('config', 'feeds', `${name}.yaml`);
-  const read = await inferFromDatabase(where, flags);
+  const read = await inferFromDatabase(checked.source, flags.kind);
   if (!read.ok) return refuse(read.message, read.exitCode);
   const { from, inference } = read.value;
   const written = feedYaml(inference, {

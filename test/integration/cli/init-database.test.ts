@@ -78,11 +78,28 @@ describe.each(dialects)('erp-bridge init on a %s table', (dialect) => {
       expect(check.totals.wouldSend.records).toBe(ROWS);
     });
 
+    it('--query: the feed reads the query, named "query" unless --name says otherwise', async () => {
+      const feed = join(work, dialect, 'query.yaml');
+      const query = 'SELECT id, updated_at, booked_on, amount, memo FROM bank_bookings WHERE id <= 5';
+      const ran = await runCli(['init', '--location', location, '--query', query, '--out', feed], {
+        ERP_DB_URL: db.url,
+      });
+      expect(ran.stderr).toBe('');
+      expect(ran.code).toBe(0);
+      const doc = parse(readFileSync(feed, 'utf8'));
+      expect(doc.name).toBe('query');
+      expect(doc.source).toEqual({
+        location: { type: location, urlEnv: 'ERP_DB_URL' },
+        query,
+        cursor: { column: 'updated_at', tieBreaker: 'id' },
+      });
+    });
+
     it('refuses a database location without --table (exit 2, naming the flag), writing nothing', async () => {
       const feed = join(work, dialect, 'no-table.yaml');
       const ran = await runCli(['init', '--location', location, '--out', feed], { ERP_DB_URL: db.url });
       expect(ran.code).toBe(2);
-      expect(ran.stderr).toContain('--table');
+      expect(ran.stderr).toContain('--table: give the table to read');
       expect(existsSync(feed)).toBe(false);
     });
 
@@ -101,7 +118,7 @@ describe.each(dialects)('erp-bridge init on a %s table', (dialect) => {
         { ERP_DB_URL: db.url },
       );
       expect(ran.code).toBe(2);
-      expect(ran.stderr).toContain('ERP_OTHER_DB');
+      expect(ran.stderr).toContain('ERP_OTHER_DB is not set');
       expect(existsSync(feed)).toBe(false);
     });
 
@@ -122,5 +139,11 @@ describe('erp-bridge init --table without a database location', () => {
     const ran = await runCli(['init', 'x.csv', '--table', 'bank_bookings'], {});
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('--table: only with a database location');
+  });
+
+  it('refuses a table name the feed would refuse, before connecting (exit 2, naming --table)', async () => {
+    const ran = await runCli(['init', '--location', 'postgres', '--table', 'a;b'], {});
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--table: a table name');
   });
 });
