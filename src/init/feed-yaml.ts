@@ -6,7 +6,7 @@ import { routeCellsOf } from '../sources/formats/registry.js';
 import { isRemote } from '../sources/locations/source-keys.js';
 import type { FeedInference } from './feed-inference.js';
 import type { Inferred } from './inferred.js';
-import type { GivenLocation } from './location-flag.js';
+import type { GivenDatabase, GivenLocation } from './location-flag.js';
 
 /** What the feed file is written for, beside the inference. */
 export interface FeedYamlOptions {
@@ -20,6 +20,11 @@ export interface FeedYamlOptions {
   sourcePath: string;
   /** `source.location` as `--location` gave it (its secrets only as the names of their variables). */
   location?: GivenLocation;
+  /**
+   * A database location instead (`--location postgres`): the source is it, the table or query and
+   * the cursor (inference.source), with no path and no format.
+   */
+  database?: GivenDatabase;
   /** The customer account; a placeholder when not given. */
   accountId?: number;
 }
@@ -190,7 +195,7 @@ export function feedYaml(inference: FeedInference, options: FeedYamlOptions): Fe
   const { sample } = inference;
   w.comment(
     '',
-    `Written by erp-bridge init from ${options.exportName} (${sample.complete ? 'the whole file' : `${sample.bytes} bytes of it`}, ${sample.rows} rows).`,
+    `Written by erp-bridge init from ${options.exportName} (${options.database ? (sample.complete ? 'every row' : 'its first rows') : sample.complete ? 'the whole file' : `${sample.bytes} bytes of it`}, ${sample.rows} rows).`,
     'Each setting says how it was found: "sure" (the values prove it), "guess" (likely: check it),',
     '"<fill in: ...>" (init cannot decide: erp-bridge check and sync refuse this file until you replace it).',
     `Then: erp-bridge check <this file> shows what every record would become (docs/check.md).`,
@@ -210,18 +215,8 @@ export function feedYaml(inference: FeedInference, options: FeedYamlOptions): Fe
   w.setting('', 'kind', 'kind', inference.kind);
 
   w.lines.push('', 'source:');
-  const remote = options.location !== undefined && isRemote(options.location.config);
-  w.comment(
-    '  ',
-    `${remote ? 'On the location below' : "Relative to this file's folder"}: ${options.exportName} and the exports named like it (a "*" for its dates and numbers).`,
-  );
-  w.lines.push(`  path: ${yamlValue(options.sourcePath)}`);
-  if (options.location) {
-    w.comment('  ', 'Where the exports live (docs/locations.md); secrets are read from the variables named.');
-    w.lines.push(`  location: ${yamlValue(options.location.given)}`);
-  }
-  w.setting('  ', 'source.format', 'format', inference.format);
-  for (const [key, setting] of inference.source) w.setting('  ', `source.${key}`, key, setting);
+  if (options.database) databaseSource(w, inference, options.database);
+  else fileSource(w, inference, options);
 
   mappingSection(w, inference, kind);
   kindKeys(w, inference, kind);
@@ -234,4 +229,35 @@ export function feedYaml(inference: FeedInference, options: FeedYamlOptions): Fe
     w.comment('', 'Notes:', ...inference.notes);
   }
   return { text: `${w.lines.join('\n')}\n`, decisions: w.decisions };
+}
+
+/** A file source: the path of the export's series, the location when given, the format and its keys. */
+function fileSource(w: Writer, inference: FeedInference, options: FeedYamlOptions): void {
+  const remote = options.location !== undefined && isRemote(options.location.config);
+  w.comment(
+    '  ',
+    `${remote ? 'On the location below' : "Relative to this file's folder"}: ${options.exportName} and the exports named like it (a "*" for its dates and numbers).`,
+  );
+  w.lines.push(`  path: ${yamlValue(options.sourcePath)}`);
+  if (options.location) {
+    w.comment('  ', 'Where the exports live (docs/locations.md); secrets are read from the variables named.');
+    w.lines.push(`  location: ${yamlValue(options.location.given)}`);
+  }
+  w.setting('  ', 'source.format', 'format', inference.format);
+  for (const [key, setting] of inference.source) w.setting('  ', `source.${key}`, key, setting);
+}
+
+/**
+ * A database's source: the location as given (the URL only as its variable's name), the table or
+ * query, and the cursor, left out (commented) when init found none. decimalSeparator and
+ * dateFormat are fixed for a database and not written.
+ */
+function databaseSource(w: Writer, inference: FeedInference, database: GivenDatabase): void {
+  w.comment(
+    '  ',
+    `The database (docs/databases.md); the connection URL is read from ${database.database.urlEnv}, never written here.`,
+  );
+  w.lines.push(`  location: ${yamlValue(database.given)}`);
+  for (const [key, setting] of inference.source)
+    w.setting('  ', `source.${key}`, key, setting, key === 'cursor');
 }

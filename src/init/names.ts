@@ -23,6 +23,8 @@ export const TRANSACTION_NAMES: Readonly<Record<string, NamePatterns>> = {
   bookingDate: [
     /^buchungs(tag|datum)$/,
     /^(booking|posting|posted|transaction|trans)date$/,
+    // An ERP table's column (`booked_on`).
+    /^(booked|posted)(on)?$/,
     /^buchung(sdatum)?$/,
     /^(datum|date)$/,
   ],
