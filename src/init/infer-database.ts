@@ -50,7 +50,7 @@ export function inferDatabase(
         'decimalSeparator "." and dateFormat yyyy-MM-dd are fixed for a database feed: the reader writes every value so',
         ...timestamps.map(
           (column) =>
-            `column ${quoted(column)} holds timestamps: the fixed dateFormat yyyy-MM-dd does not read them, so it is mapped to no date field (a query with CAST(${column} AS date) gives its date)`,
+            `column ${quoted(column)} holds timestamps: a date field mapped to it takes the date part, as the database prints it in the feed's timeZone (UTC unless set)`,
         ),
       ],
     },

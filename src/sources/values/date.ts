@@ -55,7 +55,12 @@ export function compileDateFormat(format: string): DateFormat {
   return compiled;
 }
 
-const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?$/;
+/**
+ * A timestamp whose date part a date field takes under yyyy-MM-dd, as written (the writer's zone):
+ * ISO 8601 with `T`, or SQL's form with a space, as databases print timestamps (`2026-11-01
+ * 10:00:00.123456+01`; a database feed's are printed in its timeZone) and SQL exports write them.
+ */
+const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,34 @@ describe.each(dialects)('a database feed synced from %s', (dialect) => {
       expect(changed.lines.find((l) => l.verdict === 'extra')).toMatchObject({
         externalId: `${dialect}-rec-3`,
       });
+    });
+
+    it('a date field mapped to a timestamp column takes its date in the feed’s timeZone', async () => {
+      // Half past eleven at night in UTC is the next day in Berlin. MariaDB knows zone names only
+      // with its time zone tables (not loaded here): there the feed's zone is UTC.
+      const zone = dialect === 'postgres' ? 'Europe/Berlin' : 'UTC';
+      const type = dialect === 'postgres' ? 'timestamptz' : 'timestamp';
+      await db.exec(
+        `CREATE TABLE ts_bookings (id bigint PRIMARY KEY, ext varchar(40) NOT NULL, updated_at timestamp(6) NOT NULL,
+          booked_at ${type} NOT NULL, amount decimal(14,2) NOT NULL, memo text)`,
+      );
+      if (dialect === 'mysql') await db.exec(`SET time_zone = '+00:00'`);
+      await db.exec(
+        `INSERT INTO ts_bookings VALUES (1, '${dialect}-ts-1', '2026-11-01 10:00:00', '2026-10-31 23:30:00${dialect === 'postgres' ? '+00' : ''}', 5.00, 'spät')`,
+      );
+      const feedFile = databaseFeedFile(`db-ts-${dialect}`, 'ts_bookings', dialect, `ts-giro-${dialect}`);
+      writeFileSync(
+        feedFile,
+        readFileSync(feedFile, 'utf8')
+          .replace('bookingDate: booked_on', 'bookingDate: booked_at')
+          .replace('  cursor:', `  timeZone: ${zone}\n  cursor:`),
+      );
+      const ran = await runCli(['check', feedFile, '--json'], { ERP_DB_URL: db.url });
+      expect(ran.stderr).toBe('');
+      const checked = (JSON.parse(ran.stdout) as { feeds: { check: FeedCheck }[] }).feeds[0]?.check;
+      expect(checked?.samples.map((s) => (s.payload as { bookingDate: string }).bookingDate)).toEqual([
+        dialect === 'postgres' ? '2026-11-01' : '2026-10-31',
+      ]);
     });
 
     it('a URL variable not set stops the run (exit 2) naming it; nothing is stored', async () => {

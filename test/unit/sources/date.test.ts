@@ -30,6 +30,15 @@ describe('parseDate', () => {
     expect(read('2026-02-05T17:47:21+01:00', 'yyyy-MM-dd')).toBe('2026-02-05');
   });
 
+  it('takes the date part of SQL timestamps (a space before the time) under yyyy-MM-dd, as databases print them', () => {
+    expect(read('2026-11-01 10:00:00', 'yyyy-MM-dd')).toBe('2026-11-01');
+    expect(read('2026-11-01 23:59:59.123456+01', 'yyyy-MM-dd')).toBe('2026-11-01');
+    expect(read('2026-11-01 10:00:00.5-05:30', 'yyyy-MM-dd')).toBe('2026-11-01');
+    // Not a time after the space: no date.
+    expect(read('2026-11-01 foo', 'yyyy-MM-dd')).toMatch(/not a date/);
+    expect(read('2026-11-01 10:00:00', 'dd.MM.yyyy')).toMatch(/not a date/);
+  });
+
   it('refuses impossible dates and wrong shapes with a reason', () => {
     expect(read('30.02.2026', 'dd.MM.yyyy')).toMatch(/not a calendar date/);
     expect(read('2026-02-05', 'dd.MM.yyyy')).toMatch(/not a date as dd.MM.yyyy/);
