@@ -29,3 +29,21 @@ export async function databaseFailure(work: Promise<unknown>): Promise<DatabaseE
   expect(error).toBeInstanceOf(DatabaseError);
   return error as DatabaseError;
 }
+
+/**
+ * A rerun after a failed one completed and left every row once: `stored` (the test's transactions
+ * in the service) are `rows` externalIds, none twice, and the stored position is at the last row
+ * (id `rows`).
+ */
+export async function expectEachRowOnce(
+  rerun: { summary: { stopReason?: unknown } },
+  stored: readonly { externalId?: string | null }[],
+  position: Promise<unknown>,
+  rows: number,
+): Promise<void> {
+  expect(rerun.summary.stopReason).toBeUndefined();
+  const ids = stored.map((t) => t.externalId);
+  expect(ids.length).toBe(rows);
+  expect(new Set(ids).size).toBe(rows);
+  expect(await position).toMatchObject({ tieBreaker: String(rows) });
+}

@@ -35,7 +35,7 @@ export interface TestDatabase {
 /** Why tests against the server skip, or undefined when it answers. */
 export async function databaseMissing(dialect: TestDialect): Promise<string | undefined> {
   try {
-    await withAdmin(dialect, async () => {});
+    await withAdmin(ADMIN_URL[dialect], dialect, async () => {});
     return undefined;
   } catch (error) {
     return `no ${dialect} server at ${new URL(ADMIN_URL[dialect]).host} (${(error as Error).message || (error as { code?: string }).code}); set TEST_${dialect.toUpperCase()}_URL or start it (.ci/run does)`;
@@ -43,11 +43,12 @@ export async function databaseMissing(dialect: TestDialect): Promise<string | un
 }
 
 async function withAdmin<T>(
+  admin: string,
   dialect: TestDialect,
   work: (exec: Exec) => Promise<T>,
   database?: string,
 ): Promise<T> {
-  const url = new URL(ADMIN_URL[dialect]);
+  const url = new URL(admin);
   if (database !== undefined) url.pathname = `/${database}`;
   if (dialect === 'postgres') {
     const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5_000 });
@@ -72,14 +73,18 @@ async function withAdmin<T>(
 
 type Exec = (sql: string, values?: unknown[]) => Promise<unknown[]>;
 
-/** `prefix`: how the database's name begins (a benchmark's are `erp_bridge_bench_...`). */
+/**
+ * `prefix`: how the database's name begins (a benchmark's are `erp_bridge_bench_...`); `admin`:
+ * the administrator's URL of another server than the machine's (a test's private server).
+ */
 export async function createTestDatabase(
   dialect: TestDialect,
   prefix = 'erp_bridge_test',
+  admin = ADMIN_URL[dialect],
 ): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await withAdmin(dialect, (exec) => exec(`CREATE DATABASE ${name}`));
-  const url = new URL(ADMIN_URL[dialect]);
+  await withAdmin(admin, dialect, (exec) => exec(`CREATE DATABASE ${name}`));
+  const url = new URL(admin);
   url.pathname = `/${name}`;
   const cleanups: string[] = [];
   return {
@@ -87,10 +92,10 @@ export async function createTestDatabase(
     name,
     url: url.toString(),
     cleanups,
-    exec: (sql, values) => withAdmin(dialect, async (exec) => void (await exec(sql, values)), name),
-    killSessions: () => withAdmin(dialect, (exec) => killSessions(exec, dialect, name)),
+    exec: (sql, values) => withAdmin(admin, dialect, async (exec) => void (await exec(sql, values)), name),
+    killSessions: () => withAdmin(admin, dialect, (exec) => killSessions(exec, dialect, name)),
     drop: () =>
-      withAdmin(dialect, async (exec) => {
+      withAdmin(admin, dialect, async (exec) => {
         // PostgreSQL refuses to drop a database a connection still uses: end them first.
         if (dialect === 'postgres') await killSessions(exec, dialect, name);
         await exec(`DROP DATABASE IF EXISTS ${name}`);

@@ -45,9 +45,11 @@ export function killedRead(
  * A `bank_bookings` table of `rows` rows (ids 1..rows, one second apart; externalIds `prefix` +
  * id) as databaseFeedFile maps it. Its `pad` column (not mapped) makes the rows about 2 KB each:
  * more than the sockets' buffers hold, so the server is still sending when the session is killed
- * (with small rows MariaDB has sent every row before the first batch is handed out).
+ * (with small rows MariaDB has sent every row before the first batch is handed out). `pad`: its
+ * length, longer where the server's sockets hold more before the stop lands (a shutdown closes
+ * them gently: MariaDB's client still gets every row the sockets held, some megabytes).
  */
-export async function bigBookings(db: TestDatabase, rows: number, prefix: string): Promise<void> {
+export async function bigBookings(db: TestDatabase, rows: number, prefix: string, pad = 2000): Promise<void> {
   const postgres = db.dialect === 'postgres';
   await db.exec(
     `CREATE TABLE bank_bookings (id bigint PRIMARY KEY, ext varchar(40) NOT NULL, updated_at timestamp(6) NOT NULL,
@@ -59,6 +61,6 @@ export async function bigBookings(db: TestDatabase, rows: number, prefix: string
     : `TIMESTAMP '2026-11-01 00:00:00' + INTERVAL seq SECOND`;
   const ext = postgres ? `'${prefix}' || seq` : `CONCAT('${prefix}', seq)`;
   await db.exec(
-    `INSERT INTO bank_bookings SELECT seq, ${ext}, ${second}, DATE '2026-11-01', seq + 0.25, 'Buchung', REPEAT('x', 2000) FROM ${series}`,
+    `INSERT INTO bank_bookings SELECT seq, ${ext}, ${second}, DATE '2026-11-01', seq + 0.25, 'Buchung', REPEAT('x', ${pad}) FROM ${series}`,
   );
 }

@@ -32,7 +32,7 @@ export function findRedisServer(): string | undefined {
   return dirs.map((dir) => join(dir, 'redis-server')).find(isExecutable);
 }
 
-function isExecutable(file: string): boolean {
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
