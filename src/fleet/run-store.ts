@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { RedisScript } from '../gate/redis-script.js';
 import { OrderedSpill, reportOrder } from '../report-files/ordered-spill.js';
 import type { MappedRecord } from '../sources/record.js';
-import type { RecordOutcome } from '../sync/outcome.js';
+import { keptOutcomes, type RecordOutcome } from '../sync/outcome.js';
 import type { AccountStop } from '../sync/ports.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
@@ -167,7 +167,7 @@ export class RedisRunStore {
     const key = this.keys.runOutcomes(runId);
     const replies = await this.redis
       .multi()
-      .hset(key, field, deflatedJson(outcomes))
+      .hset(key, field, deflatedJson(keptOutcomes(outcomes)))
       .pexpire(key, this.retentionMs)
       .exec();
     const [error, added] = replies?.[0] ?? [];

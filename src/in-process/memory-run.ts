@@ -1,5 +1,5 @@
 import type { MappedRecord } from '../sources/record.js';
-import type { RecordOutcome } from '../sync/outcome.js';
+import { keptOutcomes, type RecordOutcome } from '../sync/outcome.js';
 import type { AccountStop, AccountStops } from '../sync/ports.js';
 import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
@@ -38,7 +38,8 @@ export class MemoryRun implements RunHandle {
     private readonly onStored?: (outcomes: readonly RecordOutcome[]) => void,
   ) {
     this.report = {
-      record: async (outcomes: readonly RecordOutcome[]) => {
+      record: async (recorded: readonly RecordOutcome[]) => {
+        const outcomes = keptOutcomes(recorded);
         for (const outcome of outcomes) {
           this.#tally.add(outcome);
           if (outcome.outcome === 'failed') {

@@ -36,6 +36,19 @@ export interface RecordOutcome {
 }
 
 /**
+ * Outcomes as a run keeps them (the report files, the fleet's stored batches): without the mapper's
+ * `problems`, which only `check` reads while the run goes on, so both runners keep the same lines.
+ */
+export function keptOutcomes(outcomes: readonly RecordOutcome[]): readonly RecordOutcome[] {
+  if (!outcomes.some((outcome) => outcome.problems !== undefined)) return outcomes;
+  return outcomes.map((outcome) => {
+    if (outcome.problems === undefined) return outcome;
+    const { problems: _, ...kept } = outcome;
+    return kept;
+  });
+}
+
+/**
  * Where a record or outcome came from, as messages and screens say it: `file:line`, or for a
  * database row `table:key` (its line is only its ordinal in one read).
  */
