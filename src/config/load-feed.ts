@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { databaseLabel } from '../sources/database/database-source.js';
+import { databaseLabel } from '../sources/database/database-settings.js';
 import { isDatabaseSource } from '../sources/formats/registry.js';
 import { isRemote } from '../sources/locations/source-keys.js';
 import { ConfigError, describeIssues } from './errors.js';

@@ -123,7 +123,7 @@ export function importProcessor(deps: ImportJobDeps) {
     // The worker reaches the export itself, from the feed: never through the producer's disk.
     const location = database
       ? undefined
-      : openLocation(fileSourceOf(feed.source, 'the fleet').location, deps.env ?? process.env);
+      : openLocation(fileSourceOf(feed.source).location, deps.env ?? process.env);
     const wanted = data.onlyLines ? new Set(data.onlyLines) : undefined;
     const { identity } = deps;
     const input = {

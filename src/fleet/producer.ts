@@ -241,7 +241,7 @@ async function arrivedFiles(
     const noFile = await explainNoFile(
       location,
       loaded.sourceGlob,
-      fileSourceOf(feed.source, 'enqueue').allowNoFiles === true,
+      fileSourceOf(feed.source).allowNoFiles === true,
     );
     const level = noFile.stop === 'SOURCE_FOLDER_MISSING' ? 'error' : noFile.stop ? 'warn' : 'info';
     deps.logger[level](

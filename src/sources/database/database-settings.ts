@@ -108,3 +108,12 @@ export const DatabaseSource = z
   .strict()
   .superRefine(checkTableOrQuery);
 export type DatabaseSource = z.output<typeof DatabaseSource>;
+
+/**
+ * How a database source's rows are named (their `file`) and its one "export" in reports: the
+ * table as written, or `query` for a query (its text may be long and is in the feed file).
+ * Outcomes name a row `label:key`.
+ */
+export function databaseLabel(source: { readonly table?: string | undefined }): string {
+  return source.table ?? 'query';
+}

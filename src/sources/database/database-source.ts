@@ -28,14 +28,6 @@ export const DatabaseFeedSource = z
   .superRefine(checkTableOrQuery);
 export type DatabaseFeedSource = z.output<typeof DatabaseFeedSource>;
 
-/**
- * How reports name the source's one "export" and its rows' `file`: the table, or `query` (as the
- * reader's OpenDatabase.source). Outcomes name a row `label:key`.
- */
-export function databaseLabel(source: Pick<DatabaseFeedSource, 'table'>): string {
-  return source.table ?? 'query';
-}
-
 /** A database source as the registry lists it: rows, not files; no reader of bytes or text. */
 export const databaseFormat: DatabaseFormat<typeof DatabaseFeedSource> = {
   schema: DatabaseFeedSource,

@@ -3,7 +3,7 @@ import { DatabaseError } from './database-errors.js';
 import type { CursorPosition, DatabaseReading } from './database-read.js';
 import { DatabaseRow } from './database-row.js';
 import type { DatabaseSession, ReadOptions, RowCells } from './database-session.js';
-import type { DatabaseCursor, DatabaseSource } from './database-settings.js';
+import { type DatabaseCursor, type DatabaseSource, databaseLabel } from './database-settings.js';
 import { type DatabaseUrl, databaseUrl } from './database-url.js';
 import { probeStatement, readStatement } from './statement.js';
 
@@ -54,7 +54,7 @@ export function openDatabase(
       await spent.close();
     },
   };
-  const source = settings.table ?? 'query';
+  const source = databaseLabel(settings);
   return {
     label: url.label,
     source,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RecordKind } from '../../kinds/registry.js';
+import { databaseLabel } from '../database/database-settings.js';
 import { DATABASE_TYPES, databaseFormat } from '../database/database-source.js';
 import type { FieldMappings } from '../field-mapping.js';
 import type { MappedColumn } from '../row.js';
@@ -184,13 +185,13 @@ export function isDatabaseSource(source: Source): source is DatabaseSourceOf {
 
 /**
  * The source's file keys, where only a feed of export files gets (its location opened, its glob
- * listed): a database feed's run takes its own way before (src/sync/run/database-run.ts), so one
- * here is a command that does not read databases yet, said as such.
+ * listed): every command takes a database feed its own way before (withFeedSource, the fleet's
+ * producer and import job), so one here is a bug, said as such.
  */
-export function fileSourceOf(source: Source, use = 'this command'): FileSource {
+export function fileSourceOf(source: Source): FileSource {
   if (isDatabaseSource(source))
     throw new Error(
-      `${use} does not read a database source (${source.location.type}, ${source.table ?? 'query'}) yet: only sync and the fleet's import do`,
+      `a database source (${source.location.type}, ${databaseLabel(source)}) reached code for export files: its caller must take the database's way first`,
     );
   return source;
 }
