@@ -1,5 +1,6 @@
 import type { RecordKind } from '../kinds/registry.js';
 import type { DatabaseCursor } from '../sources/database/database-settings.js';
+import { isTimestampText } from '../sources/values/date.js';
 import type { DatabaseSample } from './database-sample.js';
 import type { FeedInference } from './feed-shape.js';
 import { inferTable } from './infer-table.js';
@@ -12,11 +13,8 @@ const CHANGED_NAMES =
   /^(updatedat|changedat|modifiedat|lastmodified|lastchanged|lastupdated|geaendertam|aenderungsdatum|letzteaenderung)$/;
 const isChangedName = (name: string): boolean => CHANGED_NAMES.test(normalName(name));
 
-/** A database timestamp as the reader writes it: `2026-11-01 10:00:00` with optional fraction and offset. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}(:?\d{2})?|Z)?$/;
-
 const isTimestampColumn = (values: readonly string[]): boolean =>
-  values.some((v) => v !== '') && values.every((v) => v === '' || TIMESTAMP.test(v));
+  values.some((v) => v !== '') && values.every((v) => v === '' || isTimestampText(v));
 
 /**
  * A database table's (or query's) sample inferred as a table export: the reader's cells are exact

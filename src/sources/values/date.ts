@@ -61,6 +61,11 @@ export function compileDateFormat(format: string): DateFormat {
  * 10:00:00.123456+01`; a database feed's are printed in its timeZone) and SQL exports write them.
  */
 const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/** Whether a cell is a timestamp (a date and a time), as yyyy-MM-dd takes its date part. */
+export function isTimestampText(text: string): boolean {
+  return ISO_TIMESTAMP.test(text.trim());
+}
+
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
