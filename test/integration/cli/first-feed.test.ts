@@ -222,7 +222,7 @@ const HARD: Row[] = [
 ];
 
 describe('the measurement compares records as the service holds them', () => {
-  it('a record without a currency equals one naming its account’s currency, never another one', async () => {
+  it('a currency the account does not hold still differs (the acme-bank and tenant-bank rows show EUR equal to none)', async () => {
     // The tenant-bank demo feed sends `currency: {const: EUR}` into an EUR account; init sends none
     // (right as inferred above). Put into a CHF account by hand, the same export is other records.
     const hand = demoFeed('tenant-bank');

@@ -13,8 +13,9 @@ import { HANG_GUARD_MS } from '../../support/hang-guard.js';
 /**
  * Issue 29 in the fleet: a database feed's import reads after the position in Redis from whichever
  * worker takes it, the position travels with the run to its finishing pass and is stored there,
- * and one import per feed runs at a time. The database's READING is a test double (the real reader
- * is not merged yet); Redis, BullMQ, the workers and the sandbox are real.
+ * and one import per feed runs at a time. The database's READING is a test double, which records the
+ * position each read starts after (the real reader in the fleet: database-faults-fleet.test.ts);
+ * Redis, BullMQ, the workers and the sandbox are real.
  */
 const world = fleetTestWorld();
 const LABEL = 'erp.bank_bookings';

@@ -14,8 +14,9 @@ import { type SyncHarness, syncHarness } from '../../support/sync-harness.js';
 
 /**
  * Issue 29, the run side: a database feed read incrementally and exactly once, in process. The
- * database's READING is a test double (the real reader is not merged yet); the sandbox, the run
- * core, the report files and the cursor's file store are real.
+ * database's READING is a test double, which records the position each read starts after (the real
+ * reader against both servers: database-sync.test.ts, database-faults-run.test.ts); the sandbox,
+ * the run core, the report files and the cursor's file store are real.
  */
 let h: SyncHarness;
 beforeAll(async () => {
