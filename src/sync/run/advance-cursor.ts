@@ -11,8 +11,8 @@ interface AdvancedRun {
 }
 
 /**
- * A database feed's after-care (issue 29): once the run's outcomes and summary are stored, the
- * stored cursor position moves to where its read ended, so the next run reads only rows after it.
+ * A database feed's after-care (issue 29): once the run's outcomes are stored, before its summary,
+ * the stored cursor position moves to where its read ended, so the next run reads only rows after it.
  * Only a run that went through: not a dry run, not interrupted, not stopped, and no record
  * `failed` (a failed record is read again by the next run, which must start before it; a rejected
  * one is final, so the position passes it: a person's fix changes the row's cursor column, which

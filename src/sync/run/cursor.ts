@@ -6,7 +6,7 @@ import type { CursorPosition } from '../../sources/database/database-read.js';
  * "exactly once" (as IdentityStore is of the identity settings): beside the reports for `sync`
  * (src/in-process/cursor-file-store.ts), in Redis for the fleet (src/fleet/cursor-store.ts). A
  * run reads the rows after the stored position; finish-run.ts stores the new one only once the
- * run's outcomes and summary are stored and nothing of it failed.
+ * run's outcomes are stored (before its summary) and nothing of it failed.
  */
 export interface CursorStore {
   /** The position the feed's last complete run ended at; undefined: none (read from the start). */

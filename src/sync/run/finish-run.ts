@@ -54,8 +54,8 @@ export interface FinishDeps {
 /**
  * The run's end, once every chunk has settled, in one order for every runner: the files' reports
  * settled by the kind, the tally over the stored outcomes, the check that every record read is accounted
- * for, the summary stored, then the feed alerts, then after-care (a database feed's: its cursor's
- * advance, advance-cursor.ts), then the "run finished" line.
+ * for, a database feed's cursor advanced (advance-cursor.ts), the summary stored, then the feed
+ * alerts, then the files' after-care, then the "run finished" line.
  *
  * A replayed finish (the fleet's job died after storing the summary) takes the stored summary and
  * does what is still owed: the alerts, once (the port notes they judged the run; between judging
@@ -67,7 +67,7 @@ export async function finishRun(input: FinishInput, port: EndPort, deps: FinishD
   if (stored) {
     await judge(stored, input, port, deps);
     await careForFiles(input, stored, { retryOwed: await port.retryOwed?.(stored), replayed: true }, deps);
-    // The earlier attempt may have died before the advance: saving the same position again is harmless.
+    // Saved before the summary was stored; saving the same position again is harmless.
     await advanceCursor(input, stored, deps);
     return stored;
   }
@@ -108,13 +108,16 @@ export async function finishRun(input: FinishInput, port: EndPort, deps: FinishD
       { alert: true, records, accounted },
       'records without an outcome: the report does not account for every source record',
     );
+  // A database feed's position moves with its outcomes stored and before its summary: a run whose
+  // summary is there (what `finished`, `runs` and the next enqueue see) has its position saved, so
+  // the next run reads after it. A finish that dies in between saves the same position again.
+  await advanceCursor(input, summary, deps);
   // Only now, with the outcomes and the summary stored, is the run judged and its files moved: a
   // file moved before could not be read again by the run that has to repeat its records.
   await port.storeSummary(summary);
   await judge(summary, input, port, deps);
   const retryOwed = input.dryRun ? undefined : await port.retryOwed?.(summary, settled.failedLines);
   await careForFiles(input, summary, { retryOwed, failedLines: settled.failedLines }, deps);
-  await advanceCursor(input, summary, deps);
   logger.info(
     {
       state: summary.state,

@@ -98,13 +98,24 @@ describe("a database feed's end: the cursor position advanced once the run went 
     };
   }
 
-  it('saves where the read ended, after the summary is stored, and again on a replayed finish', async () => {
+  it('saves where the read ended, before the summary is stored, and again on a replayed finish', async () => {
     const { run, deps } = await storedRun([created(2), created(3)]);
     const { saved, cursor } = positions();
-    await finishRun(read(), run.kept, { ...deps, cursor });
+    // Whether the summary was there when the position was saved: a run whose summary is there
+    // (what `finished` and the next enqueue see) must have its position saved already.
+    const summaryThere: boolean[] = [];
+    const watched = {
+      ...cursor,
+      save: async (feedName: string, p: unknown) => {
+        summaryThere.push((await run.kept.storedSummary()) !== undefined);
+        await cursor.save(feedName, p);
+      },
+    };
+    await finishRun(read(), run.kept, { ...deps, cursor: watched });
     expect(saved).toEqual([to]);
-    await finishRun(read(), run.kept, { ...deps, cursor });
+    await finishRun(read(), run.kept, { ...deps, cursor: watched });
     expect(saved).toEqual([to, to]);
+    expect(summaryThere).toEqual([false, true]);
   });
 
   it('keeps it for an interrupted run, even one whose every record was settled', async () => {
