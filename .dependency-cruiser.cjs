@@ -28,6 +28,7 @@ const FOLDER_IMPORTS = {
     'gate',
     'in-process',
     'init',
+    'kinds',
     'kinds/registry',
     'logging',
     'ops',
@@ -40,7 +41,7 @@ const FOLDER_IMPORTS = {
   client: ['contract', 'logging', 'time'],
   config: ['kinds/registry', 'sources'],
   contract: [],
-  embed: ['client', 'contract'],
+  embed: ['client', 'config', 'contract'],
   fleet: ['config', 'gate', 'in-process', 'jobs', 'logging', 'report-files', 'sources', 'sync', 'time'],
   gate: ['client', 'time'],
   init: ['config', 'contract', 'kinds/registry', 'sources', 'time'],
@@ -190,12 +191,12 @@ module.exports = {
     {
       name: 'kinds-through-the-registry',
       comment:
-        "Outside src/kinds a kind is reached only through the registry (and the definition types): nothing lists kinds, calls a kind's strategy directly or knows a kind's settings (a kind declares its feed keys and chunk settings in its definition).",
+        "Outside src/kinds a kind is reached only through the registry (and the definition types; kind-names.ts, the names alone): nothing lists kinds, calls a kind's strategy directly or knows a kind's settings (a kind declares its feed keys and chunk settings in its definition).",
       severity: 'error',
       from: { path: '^(src|jobs)/', pathNot: '^src/kinds/' },
       to: {
         path: '^src/kinds/',
-        pathNot: '^src/kinds/(registry|definition)[.]ts$',
+        pathNot: '^src/kinds/(registry|definition|kind-names)[.]ts$',
       },
     },
     {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ADMIN_DEFAULT_PORTS, type AdminRole } from '../ops/admin-config.js';
+import { ADMIN_DEFAULT_PORTS, type AdminRole } from '../ops/admin-ports.js';
 
 /** `--admin-host` and `--admin-port` of the fleet commands; validated with the environment (admin-config). */
 export function adminOptions(command: Command, role: AdminRole): Command {

@@ -1,23 +1,15 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { crashReport } from './crash.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../config/package-root.js';
 import { EXIT } from './exit-codes.js';
 import { boundHeapGrowth } from './heap-growth.js';
-import { buildProgram } from './program.js';
 
-/** The nearest package.json above this file: works from dist/src/cli (built) and src/cli (tsx). */
+/** The package's version: from dist/src/cli (built, bundled) and src/cli (tsx) alike. */
 function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'package.json');
-    if (existsSync(candidate))
-      return (JSON.parse(readFileSync(candidate, 'utf8')) as { version: string }).version;
-    const parent = dirname(dir);
-    if (parent === dir) return '0.0.0';
-    dir = parent;
-  }
+  const root = packageRoot(import.meta.url);
+  if (!root) return '0.0.0';
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 // `erp-bridge runs | head`: once the reader has gone, the rest of a list has nowhere to go. End
@@ -29,10 +21,19 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 boundHeapGrowth();
 
-buildProgram(packageVersion())
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    const { line, code } = crashReport(error);
-    if (line) process.stderr.write(line);
-    process.exitCode = code;
-  });
+const version = packageVersion();
+// `erp-bridge --version` alone is answered before the command-line parser loads: scripts and
+// health checks call it often, and it needs nothing but the package's version (commander prints the
+// same line for it anywhere else on the command line).
+if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V'))
+  process.stdout.write(`${version}\n`);
+else
+  import('./program.js')
+    .then(({ buildProgram }) => buildProgram(version).parseAsync(process.argv))
+    .catch(async (error: unknown) => {
+      // Loaded on a crash only: what it imports to read an error stays out of every start-up.
+      const { crashReport } = await import('./crash.js');
+      const { line, code } = crashReport(error);
+      if (line) process.stderr.write(line);
+      process.exitCode = code;
+    });

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent as AgentInstance, Dispatcher } from 'undici';
 import { abortReason } from '../time/clock.js';
+import { Agent } from './undici-agent.js';
 
 export interface TransportOptions {
   /** TCP/TLS connect timeout. */
@@ -18,7 +19,7 @@ export interface TransportOptions {
  * so the API host and the authorization server (often a different host) each get their own pool
  * and every tenant shares them.
  */
-export function createAgent(options: TransportOptions): Agent {
+export function createAgent(options: TransportOptions): AgentInstance {
   return new Agent({
     connections: options.connections,
     connect: { timeout: options.connectTimeoutMs },

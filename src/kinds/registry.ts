@@ -3,11 +3,14 @@ import { bankAccounts } from './bank-accounts/index.js';
 import { categories } from './categories/index.js';
 import type { KindDefinition, KindFeedKey, KindFeedOptions } from './definition.js';
 import { invoices } from './invoices/index.js';
+import { RECORD_KINDS, type RecordKind } from './kind-names.js';
 import { plans } from './plans/index.js';
 import { transactions } from './transactions/index.js';
 import { users } from './users/index.js';
 
-/** Every record kind a feed can carry, one line each; the key is the feed's `kind`. */
+export { RECORD_KINDS, type RecordKind };
+
+/** Each record kind's definition, one line each; the key is the feed's `kind` (kind-names.ts). */
 const DEFINITIONS = {
   transactions,
   invoices,
@@ -16,10 +19,9 @@ const DEFINITIONS = {
   users,
   accounts,
   categories,
-};
+} satisfies { readonly [K in RecordKind]: unknown };
 
 type Definitions = typeof DEFINITIONS;
-export type RecordKind = keyof Definitions;
 
 /** The request body one source record becomes, per kind (its definition's create schema). */
 export type KindPayload = {
@@ -46,11 +48,6 @@ export type KindFeedOf = KindFeedOptions & KindFeedSettings;
 export const KINDS: {
   readonly [K in RecordKind]: KindDefinition<KindPayload[K], KindFeed[K], KindChunk[K]>;
 } = DEFINITIONS;
-
-const isKind = (name: string): name is RecordKind => Object.hasOwn(DEFINITIONS, name);
-
-/** The kinds in registry order (feed validation, docs, tests). */
-export const RECORD_KINDS: readonly RecordKind[] = Object.keys(DEFINITIONS).filter(isKind);
 
 /** A feed key some kinds own, with the kinds that own it (registry order); the first owner's declaration speaks for it. */
 export interface OwnedFeedKey {

@@ -3,10 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from '../config/errors.js';
 import { secrets } from '../logging/secret-scrubber.js';
 import { type AdminCredentials, hasCredentials } from './admin-auth.js';
-
-/** Fleet processes with an admin server, each with its own default port (both can share a host). */
-export const ADMIN_DEFAULT_PORTS = { worker: 9464, scheduler: 9465 } as const;
-export type AdminRole = keyof typeof ADMIN_DEFAULT_PORTS;
+import { ADMIN_DEFAULT_PORTS, type AdminRole } from './admin-ports.js';
 
 export interface AdminConfig {
   host: string;

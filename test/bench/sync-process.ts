@@ -78,6 +78,9 @@ export const RUSAGE_HOOK = `data:text/javascript,${encodeURIComponent(
     ' cpuMicros: u.userCPUTime + u.systemCPUTime, maxRssKb: u.maxRSS })); });',
 )}`;
 
+/** The CLI the benchmarks run: this checkout's build, or another's (BENCH_CLI, e.g. /tmp/old/dist/src/cli/main.js). */
+export const BUILT_CLI = process.env.BENCH_CLI ?? 'dist/src/cli/main.js';
+
 interface SyncSummary {
   state: string;
   counts: Record<string, number>;
@@ -111,7 +114,7 @@ export async function measureSync(
       ...nodeArgs,
       '--import',
       RUSAGE_HOOK,
-      'dist/src/cli/main.js',
+      BUILT_CLI,
       'sync',
       feedFile,
       '--log-format',

@@ -15,12 +15,12 @@ export interface CliRun {
   stderr: string;
 }
 
-/**
- * `erp-bridge <args>` as users run it: a child process from source via tsx, with only the given
- * environment (no PARTNER_* leaking in from the developer's shell); its exit code and output.
- */
-export function runCli(args: readonly string[], env: Record<string, string | undefined>): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+/** A node child with these arguments in the repository, with only the given environment; its exit code and output. */
+export function runNode(
+  nodeArgs: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<CliRun> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,6 +35,25 @@ export function runCli(args: readonly string[], env: Record<string, string | und
   });
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
+
+/**
+ * `erp-bridge <args>` as users run it: a child process from source via tsx, with only the given
+ * environment (no PARTNER_* leaking in from the developer's shell); its exit code and output.
+ */
+export function runCli(args: readonly string[], env: Record<string, string | undefined>): Promise<CliRun> {
+  return runNode(['--import', 'tsx', 'src/cli/main.ts', ...args], env);
+}
+
+/**
+ * Node arguments that make a child name on stderr each module specifier it resolves matching
+ * `pattern` (test/support/module-watch.mjs), and what it named: which packages a command loaded.
+ */
+export const watchModules = (pattern: string) => ({
+  args: ['--import', './test/support/module-watch.mjs'],
+  env: { ERP_BRIDGE_WATCH_MODULES: pattern },
+});
+export const modulesNamed = (stderr: string): string[] =>
+  [...stderr.matchAll(/^module loaded: (.+)$/gm)].map((m) => m[1] as string);
 
 /**
  * A sandbox in this process for a test file's CLI children (its state readable by the test), a

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { exitCodeOf } from '../../src/cli/commands/sync.js';
+import { exitCodeOf } from '../../src/cli/commands/sync-run.js';
 import { OUTCOMES, type Outcome, type RecordOutcome } from '../../src/sync/outcome.js';
 import { centsToDecimal, decimalToCents, type GeneratedExport } from './generated-exports.js';
 import type { HarnessRun, RequestEvent } from './sync-harness.js';

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { RECORD_KINDS } from '../../kinds/registry.js';
+import { RECORD_KINDS } from '../../kinds/kind-names.js';
 import { positiveInt } from '../options.js';
 import type { InitFlags } from './init-run.js';
 

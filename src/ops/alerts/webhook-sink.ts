@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { Agent, request } from 'undici';
+import type { Agent as AgentInstance } from 'undici';
+import { Agent } from '../../client/undici-agent.js';
 import { systemClock } from '../../time/clock.js';
 import { within } from '../../time/deadline.js';
 import type { WebhookConfig } from './alert-config.js';
@@ -21,7 +22,7 @@ type Attempt = { delivered: true } | { delivered: false; retryable: boolean; fai
 export class WebhookSink {
   readonly origin: string;
   readonly #queue: AlertNotice[] = [];
-  readonly #agent: Agent;
+  readonly #agent: AgentInstance;
   readonly #stop = new AbortController();
   #draining: Promise<void> | undefined;
   #closed = false;
@@ -111,8 +112,10 @@ export class WebhookSink {
 
   async #post(body: string): Promise<Attempt> {
     try {
-      const response = await request(this.config.url, {
-        dispatcher: this.#agent,
+      const url = new URL(this.config.url);
+      const response = await this.#agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers: {
           'content-type': 'application/json',

@@ -1,12 +1,16 @@
 import { statementTransactions } from './bank-statement.js';
-import { readCamt } from './camt-reader.js';
 import { CamtSource } from './camt-source.js';
+import { lazyReading } from './lazy-reading.js';
 import type { SourceFormat } from './source-format.js';
 
 /** ISO 20022 bank statements: every booked entry of a camt.052/053/054 file is a record. */
 export const camtFormat: SourceFormat<typeof CamtSource> = {
   schema: CamtSource,
-  read: readCamt,
+  read: (file, text, source) =>
+    lazyReading(
+      import('./camt-reader.js').then(({ readCamt }) => readCamt(file, text, source)),
+      { statements: true },
+    ),
   position: 'line',
   fixedDates: true,
   leastContent: () =>

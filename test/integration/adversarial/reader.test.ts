@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../../src/cli/commands/sync.js';
+import { exitCodeOf } from '../../../src/cli/commands/sync-run.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import { germanCsvFeedText } from '../../support/feed-text.js';
 import { syncHarness } from '../../support/sync-harness.js';

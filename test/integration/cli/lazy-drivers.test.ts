@@ -1,51 +1,31 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../support/cli-run.js';
+import { modulesNamed, runNode, watchModules } from '../../support/cli-run.js';
 
 /**
  * The database drivers (pg, pg-cursor, mysql2) are loaded by a database feed's first read, never
- * by a command that reads none: every sync and worker start would pay for them (issue 30).
+ * by a command that reads none, and a format's packages (saxes for XML, yauzl for workbooks) by a
+ * feed of that format: every sync and worker start would pay for them (issue 30).
  */
-function syncLoading(feed: string): Promise<{ code: number | null; loaded: string[] }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--import',
-      './test/support/module-watch.mjs',
-      'src/cli/main.ts',
-      'sync',
-      '--sandbox',
-      '--dry-run',
-      feed,
-    ],
-    {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ERP_BRIDGE_WATCH_MODULES: '^(pg|pg-cursor|mysql2|yaml)(/|$)',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+async function syncLoading(...feeds: string[]): Promise<{ code: number | null; loaded: string[] }> {
+  const watch = watchModules('^(pg|pg-cursor|mysql2|saxes|yauzl|yaml)(/|$)');
+  const ran = await runNode(
+    ['--import', 'tsx', ...watch.args, 'src/cli/main.ts', 'sync', '--sandbox', '--dry-run', ...feeds],
+    watch.env,
   );
-  let stderr = '';
-  child.stderr.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  return new Promise((resolve) =>
-    child.on('exit', (code) =>
-      resolve({ code, loaded: [...stderr.matchAll(/^module loaded: (.+)$/gm)].map((m) => m[1] as string) }),
-    ),
-  );
+  return { code: ran.code, loaded: modulesNamed(ran.stderr) };
 }
 
-describe('database drivers load only for a database feed', () => {
+describe("drivers and readers' packages load only for a feed that reads with them", () => {
   it('a sync of a CSV feed loads none of them', async () => {
     const ran = await syncLoading('config/feeds/demo/sparkasse.yaml');
     expect(ran.code).toBe(0);
     // yaml (the feed loader's) is watched too: the watch sees what the command loads.
     expect(new Set(ran.loaded)).toEqual(new Set(['yaml']));
+  });
+
+  it('a workbook loads the zip and XML readers, a camt file the XML reader', async () => {
+    const ran = await syncLoading('config/feeds/demo/xlsx.yaml', 'config/feeds/demo/camt.yaml');
+    expect(ran.code).toBe(0);
+    expect(new Set(ran.loaded)).toEqual(new Set(['yaml', 'saxes', 'yauzl']));
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../../src/cli/commands/sync.js';
+import { exitCodeOf } from '../../../src/cli/commands/sync-run.js';
 import { FileIdentityStore } from '../../../src/in-process/identity-file-store.js';
 import { syncHarness } from '../../support/sync-harness.js';
 
