@@ -7,7 +7,6 @@ export function buildProgram(version: string): Command {
     .description("Sync partners' ERP exports into the cash-flow planning service through its partner API")
     .version(version)
     .showHelpAfterError()
-    .configureHelp({ sortSubcommands: true })
     // A usage error must exit 2 (invalid configuration), not commander's 1, which scripts read as
     // "some records rejected": main.ts maps the thrown CommanderError.
     .exitOverride();

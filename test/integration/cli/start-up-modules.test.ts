@@ -43,21 +43,24 @@ describe('start-up loads only what the command uses', () => {
     expect(ran.stdout).toMatch(/^Usage: erp-bridge/);
   });
 
-  it('--help names every command', async () => {
+  it('--help names every command, by name', async () => {
     const ran = await packagesLoaded(['--help']);
-    for (const command of [
-      'sync',
-      'enqueue',
-      'worker',
-      'scheduler',
-      'runs',
-      'report',
-      'reconcile',
-      'sandbox',
-      'init',
+    const listed = [...ran.stdout.matchAll(/^ {2}([a-z]+) /gm)]
+      .map((m) => m[1] as string)
+      .filter((c) => c !== 'help');
+    const commands = [
       'check',
-    ])
-      expect(ran.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+      'enqueue',
+      'init',
+      'reconcile',
+      'report',
+      'runs',
+      'sandbox',
+      'scheduler',
+      'sync',
+      'worker',
+    ];
+    expect(listed).toEqual(commands);
   });
 
   it('init --help lists the kinds as choices without loading them', async () => {
