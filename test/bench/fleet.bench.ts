@@ -603,7 +603,22 @@ interface SmallPass {
   /** Redis commands per run, inside scripts included (INFO commandstats). */
   calls: number;
   byCommand: CommandCalls;
+  /** Requests the sandbox answered, by operation. */
+  requests: CommandCalls;
   runsPerS: number;
+}
+
+/** The sandbox's requests so far by operation (every status). */
+async function sandboxRequests(): Promise<CommandCalls> {
+  const stats = (await sandbox.admin('GET', '/stats')) as {
+    requests: Record<string, Record<string, number>>;
+  };
+  return new Map(
+    Object.entries(stats.requests).map(([op, byStatus]) => [
+      op,
+      Object.values(byStatus).reduce((a, b) => a + b, 0),
+    ]),
+  );
 }
 
 /** (s)'s feeds: `count` feeds of `rows` records, spread over the tenants, each its own IDs. */
@@ -645,6 +660,7 @@ async function smallPass(
   const [done0, failed0] = await Promise.all([redis.zcard(done), redis.zcard(failed)]);
   const tally = monitor ? await monitorCommands(REDIS_URL, prefix) : undefined;
   const calls0 = await commandCalls(redis);
+  const requests0 = await sandboxRequests();
   const workers0 = await fleet.cpuMs();
   const redis0 = await redisCpuMs(REDIS_URL);
   const t0 = performance.now();
@@ -677,6 +693,7 @@ async function smallPass(
     ['info', 1],
   ]);
   const byCommand = callsBetween(calls0, await commandCalls(redis), own);
+  const requests = callsBetween(requests0, await sandboxRequests());
   await tally?.stop();
   // Every run finished with its records: the counts are of complete runs.
   const summaries = await Promise.all(runIds.map((id) => store.summary(id)));
@@ -705,6 +722,7 @@ async function smallPass(
     producerMs: (producer.user + producer.system) / 1000 / runs,
     calls: totalCalls(byCommand) / runs,
     byCommand,
+    requests,
     runsPerS: runs / seconds,
   };
 }
@@ -753,7 +771,7 @@ async function scenarioSmall(): Promise<SmallRuns[]> {
     results.push(result);
     for (const p of [s, b])
       console.log(
-        `(s) run ${run}: ${p.runs} runs of ${p.rows} records, ${p.runsPerS.toFixed(1)} runs/s; CPU per run: workers ${p.workersMs.toFixed(1)} ms + Redis ${p.redisMs.toFixed(1)} ms (producer ${p.producerMs.toFixed(1)} ms); Redis commands per run ${p.calls.toFixed(1)}: ${topCommands(p.byCommand, p.runs)}`,
+        `(s) run ${run}: ${p.runs} runs of ${p.rows} records, ${p.runsPerS.toFixed(1)} runs/s; CPU per run: workers ${p.workersMs.toFixed(1)} ms + Redis ${p.redisMs.toFixed(1)} ms (producer ${p.producerMs.toFixed(1)} ms); Redis commands per run ${p.calls.toFixed(1)}: ${topCommands(p.byCommand, p.runs)}; service requests per run: ${topCommands(p.requests, p.runs)}`,
       );
     console.log(
       `(s) run ${run}: per record ${(perRecordMs * 1000).toFixed(1)} µs and ${callsPerRecord.toFixed(3)} commands; per run beyond its records ${result.fixedMs.toFixed(1)} ms CPU and ${result.fixedCalls.toFixed(1)} commands`,
