@@ -17,9 +17,10 @@
  *       beside), Redis commands per run (INFO commandstats) and runs/s; the per-record cost comes
  *       from a second pass of BENCH_S_BIG_FEEDS feeds of BENCH_S_BIG_ROWS records (one chunk each
  *       too), so fixed = CPU(small) - rows x (CPU(big) - CPU(small)) / (big rows - small rows).
- *       commandstats are server-wide: give it a Redis of its own (REDIS_URL). The workers are warmed
- *       up first by BENCH_S_WARMUP runs (untimed); BENCH_S_MONITOR=1 counts those under MONITOR,
- *       which tells round trips from commands inside scripts;
+ *       commandstats are server-wide: give it a Redis of its own (REDIS_URL). The timed runs are
+ *       each feed's second (new exports; BENCH_S_REPEAT=0: feeds never run, BENCH_S_WARMUP runs of
+ *       others first); BENCH_S_MONITOR=1 counts the untimed first runs under MONITOR, which tells
+ *       round trips from commands inside scripts;
  *   with (a) and (i): the capacity model (CPU per record of importer, chunk worker and Redis, and
  *       the records/s per worker core, where one Redis saturates, the largest useful fleet on it).
  * Workers are real `erp-bridge worker` processes (the built CLI), the sandbox is its own process,
@@ -33,7 +34,7 @@
  *   BENCH_SCENARIOS=s BENCH_S_FEEDS=100 REDIS_URL=redis://127.0.0.1:6391 npm run bench:fleet   # quick (s)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -81,7 +82,13 @@ const S_TENANTS = Number(process.env.BENCH_S_TENANTS ?? 50);
 const S_BIG_FEEDS = Number(process.env.BENCH_S_BIG_FEEDS ?? Math.max(1, Math.round(S_FEEDS / 5)));
 /** At most one chunk (1000 records), as the small runs: the difference is only records. */
 const S_BIG_ROWS = Number(process.env.BENCH_S_BIG_ROWS ?? 1000);
-/** Runs each fleet does first, untimed (MONITOR counts them with BENCH_S_MONITOR=1). */
+/**
+ * 1 (default): the timed runs are each feed's second, with a new export (the first runs warm the
+ * workers up, untimed), as a fleet runs its feeds tick after tick. 0: feeds never run before, the
+ * workers warmed up by BENCH_S_WARMUP runs of other feeds. MONITOR (BENCH_S_MONITOR=1) counts the
+ * untimed small pass.
+ */
+const S_REPEAT = process.env.BENCH_S_REPEAT !== '0';
 const S_WARMUP = Number(process.env.BENCH_S_WARMUP ?? 50);
 const S_MONITOR = process.env.BENCH_S_MONITOR === '1';
 const TENANTS = Math.max(B_TENANTS, S_TENANTS, 2);
@@ -625,14 +632,28 @@ async function sandboxRequests(): Promise<CommandCalls> {
 async function smallFeeds(tag: string, count: number, rows: number): Promise<string[]> {
   const files: string[] = [];
   for (let i = 0; i < count; i++) {
-    const feed = await exportFor(`${tag}-${i}`, FIRST_ACCOUNT + (i % S_TENANTS), rows, 2);
-    // Every feed of a tenant writes the same bank account: IDs of their own, or each would skip
-    // the other's records. The IDs are ASCII, so the Windows-1252 bytes survive latin1.
-    const csv = join(work, `${tag}-${i}`, 'umsaetze-bench.csv');
-    await writeFile(csv, (await readFile(csv, 'latin1')).replaceAll('BU-', `${tag}-${i}-`), 'latin1');
-    files.push(feed);
+    files.push(await exportFor(`${tag}-${i}`, FIRST_ACCOUNT + (i % S_TENANTS), rows, 2));
+    await newExports(tag, i + 1, 'v0', i);
   }
   return files;
+}
+
+/**
+ * A new export of each of the feeds `from`..`count - 1` of `tag` (its feed file untouched): the
+ * generated rows with IDs of this feed and `version` — every feed of a tenant writes the same bank
+ * account, so shared IDs would skip each other's records. Renamed into place, as an export
+ * arrives. The IDs are ASCII, so the Windows-1252 bytes survive latin1.
+ */
+async function newExports(tag: string, count: number, version: string, from = 0) {
+  const text = (await readFile(join(work, `${tag}-0`, 'umsaetze-bench.csv'), 'latin1')).replace(
+    /^[^;\r\n]*-(\d{8});/gm,
+    'BU-$1;',
+  );
+  for (let i = from; i < count; i++) {
+    const csv = join(work, `${tag}-${i}`, 'umsaetze-bench.csv');
+    await writeFile(`${csv}.next`, text.replaceAll('BU-', `${tag}-${i}-${version}-`), 'latin1');
+    await rename(`${csv}.next`, csv);
+  }
 }
 
 /**
@@ -744,14 +765,23 @@ async function scenarioSmall(): Promise<SmallRuns[]> {
     throw new Error('(s) counts completed import jobs, of which the queue keeps 1000: at most 1000 feeds');
   const small = await smallFeeds('bench-s', S_FEEDS, S_ROWS);
   const big = await smallFeeds('bench-sb', S_BIG_FEEDS, S_BIG_ROWS);
-  const warm = await smallFeeds('bench-sw', S_WARMUP, S_ROWS);
+  const warm = S_REPEAT ? [] : await smallFeeds('bench-sw', S_WARMUP, S_ROWS);
   const results: SmallRuns[] = [];
   for (let run = 1; run <= RUNS; run++) {
     await sandbox.reset();
     const fleet = await startWorkers(2, newPrefix(), sandbox);
     const [s, b] = await (async () => {
       try {
-        await smallPass(fleet, warm, S_ROWS, S_MONITOR && run === 1);
+        if (S_REPEAT) {
+          // The feeds' first runs (untimed), then each feed's next export: the timed runs are of
+          // feeds the fleet ran before, as a schedule's ticks are.
+          await newExports('bench-s', S_FEEDS, `r${run}a`);
+          await newExports('bench-sb', S_BIG_FEEDS, `r${run}a`);
+          await smallPass(fleet, small, S_ROWS, S_MONITOR && run === 1);
+          await smallPass(fleet, big, S_BIG_ROWS, false);
+          await newExports('bench-s', S_FEEDS, `r${run}b`);
+          await newExports('bench-sb', S_BIG_FEEDS, `r${run}b`);
+        } else await smallPass(fleet, warm, S_ROWS, S_MONITOR && run === 1);
         return [await smallPass(fleet, small, S_ROWS, false), await smallPass(fleet, big, S_BIG_ROWS, false)];
       } finally {
         await fleet.stop();
