@@ -37,9 +37,14 @@ export class JobRefused extends UnrecoverableError {}
 /**
  * The worker's side: the feed a reference names, read from the worker's own feed directory. A
  * reference that is not a relative path of a .yaml/.yml file inside the directory (also after
- * following symlinks), or whose file cannot be read as a feed, refuses the job for good.
+ * following symlinks), or whose file cannot be read as a feed, refuses the job for good. `load`
+ * reads the feed file once the reference passed (a worker's FeedFileCache: parsed once per version).
  */
-export async function resolveFeedRef(feedsDir: string, ref: string): Promise<LoadedFeed> {
+export async function resolveFeedRef(
+  feedsDir: string,
+  ref: string,
+  load: (file: string) => Promise<LoadedFeed> = loadFeedFile,
+): Promise<LoadedFeed> {
   const dir = resolve(feedsDir);
   const candidate = resolve(dir, ref);
   if (!/\.ya?ml$/.test(ref) || !inside(dir, candidate))
@@ -55,7 +60,7 @@ export async function resolveFeedRef(feedsDir: string, ref: string): Promise<Loa
       `feed reference ${JSON.stringify(ref)} leads out of the worker's feed directory ${dir}`,
     );
   try {
-    return await loadFeedFile(candidate);
+    return await load(candidate);
   } catch (error) {
     if (error instanceof ConfigError)
       throw new JobRefused(`feed reference ${JSON.stringify(ref)}: ${error.message}`);

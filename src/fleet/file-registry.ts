@@ -1,5 +1,9 @@
 import type { Redis } from 'ioredis';
+import { RedisScript } from '../gate/redis-script.js';
 import type { FleetKeys } from './keys.js';
+
+// The scripts run by their SHA (RedisScript): a claim per run and a retry note per finished run
+// need not send their text each time.
 
 /**
  * Which version (sha256) of each export file has been imported, per feed, and which lines of it
@@ -12,7 +16,9 @@ export type Claim =
   | { kind: 'seen'; runId: string };
 
 // Fields per file: sha256, runId, and while a retry is owed: retryLines (JSON), retryRuns.
-const CLAIM = `
+const CLAIM = new RedisScript(
+  1,
+  `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if cur then
   local c = cjson.decode(cur)
@@ -29,10 +35,13 @@ if cur then
 end
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({sha256 = ARGV[2], runId = ARGV[4], retryRuns = 0}))
 return {'new', ARGV[4]}
-`;
+`,
+);
 
 // Records the lines a finished run leaves failed, unless a newer run of the file took over.
-const OWE_RETRY = `
+const OWE_RETRY = new RedisScript(
+  1,
+  `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if not cur then return 0 end
 local c = cjson.decode(cur)
@@ -40,7 +49,8 @@ if c.runId ~= ARGV[2] then return 0 end
 c.retryLines = ARGV[3]
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(c))
 return 1
-`;
+`,
+);
 
 /**
  * What the fleet knows of a feed with `source.expectEvery`: since when it watches the feed (the
@@ -57,7 +67,9 @@ export interface FeedFreshness {
 
 // A feed's freshness entry: `since` set once, `lastNewAt` only ever moves forward (two producers
 // noting at once keep the later time).
-const NOTE_FRESHNESS = `
+const NOTE_FRESHNESS = new RedisScript(
+  1,
+  `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 local c = cur and cjson.decode(cur) or {since = tonumber(ARGV[2])}
 if ARGV[5] == '1' and (c.lastNewAt == nil or c.lastNewAt < tonumber(ARGV[2])) then
@@ -67,21 +79,28 @@ c.expectEveryMs = tonumber(ARGV[3])
 c.accountId = tonumber(ARGV[4])
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(c))
 return 1
-`;
+`,
+);
 
 // A database feed's import: taken when free, or from `ARGV[2]` when that run is over or lost.
-const CLAIM_FEED = `
+const CLAIM_FEED = new RedisScript(
+  1,
+  `
 local cur = redis.call('GET', KEYS[1])
 if cur and cur ~= ARGV[2] then return cur end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]
-`;
+`,
+);
 
 // Frees a database feed's import, unless another run took it over meanwhile.
-const RELEASE_FEED = `
+const RELEASE_FEED = new RedisScript(
+  1,
+  `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
-`;
+`,
+);
 
 export class FileRegistry {
   constructor(
@@ -91,14 +110,10 @@ export class FileRegistry {
 
   /** Claims `file` at `sha256` for a new run `runId`, unless this version was imported already. */
   async claim(feed: string, file: string, sha256: string, runId: string, reimport: boolean): Promise<Claim> {
-    const reply = (await this.redis.eval(
-      CLAIM,
-      1,
-      this.keys.files(feed),
-      file,
-      sha256,
-      reimport ? '1' : '0',
-      runId,
+    const reply = (await CLAIM.call(
+      this.redis,
+      [this.keys.files(feed)],
+      [file, sha256, reimport ? '1' : '0', runId],
     )) as [string, string, string?, number?, string?];
     const [kind, id, lines, retryRun, retryOf] = reply;
     if (kind === 'retry')
@@ -120,12 +135,12 @@ export class FileRegistry {
    * lost, taken over atomically (a third caller that saw the same stays out).
    */
   async claimFeed(feed: string, runId: string, over?: string): Promise<string> {
-    return String(await this.redis.eval(CLAIM_FEED, 1, this.keys.feedImport(feed), runId, over ?? ''));
+    return String(await CLAIM_FEED.call(this.redis, [this.keys.feedImport(feed)], [runId, over ?? '']));
   }
 
   /** The finish of run `runId` frees its database feed for the next import. */
   async releaseFeed(feed: string, runId: string): Promise<void> {
-    await this.redis.eval(RELEASE_FEED, 1, this.keys.feedImport(feed), runId);
+    await RELEASE_FEED.call(this.redis, [this.keys.feedImport(feed)], [runId]);
   }
 
   /**
@@ -133,15 +148,10 @@ export class FileRegistry {
    * with `newFile`, that a listing at `now` showed an export never imported before.
    */
   async expectFiles(feed: string, accountId: number, expectEveryMs: number, now: number, newFile = false) {
-    await this.redis.eval(
-      NOTE_FRESHNESS,
-      1,
-      this.keys.freshness(),
-      feed,
-      String(now),
-      String(expectEveryMs),
-      String(accountId),
-      newFile ? '1' : '0',
+    await NOTE_FRESHNESS.call(
+      this.redis,
+      [this.keys.freshness()],
+      [feed, String(now), String(expectEveryMs), String(accountId), newFile ? '1' : '0'],
     );
   }
 
@@ -170,7 +180,7 @@ export class FileRegistry {
     maxRetryRuns: number,
   ): Promise<boolean> {
     const owed = lines.length > 0 && retryRuns < maxRetryRuns ? JSON.stringify(lines) : '';
-    await this.redis.eval(OWE_RETRY, 1, this.keys.files(feed), file, runId, owed);
+    await OWE_RETRY.call(this.redis, [this.keys.files(feed)], [file, runId, owed]);
     return owed !== '';
   }
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ImportFilePayload } from '../../jobs/import-file.js';
 import type { Feed } from '../config/feed.js';
+import type { LoadedFeed } from '../config/load-feed.js';
 import { withLogContext } from '../logging/log-context.js';
 import { databaseForRun } from '../sources/database/database-for-run.js';
 import { type DatabaseSourceOf, fileSourceOf, isDatabaseSource } from '../sources/formats/registry.js';
@@ -70,6 +71,8 @@ export type ImportJobData = z.input<typeof ImportJobData>;
 export interface ImportJobDeps extends FleetPortDeps {
   /** The worker's own feed directory: where the feed a job names is read from. */
   feedsDir: string;
+  /** How a feed file is read (the worker's FeedFileCache); default loadFeedFile, every time. */
+  loadFeed?: (file: string) => Promise<LoadedFeed>;
   chunkContext(feed: Feed, logger: Logger): ChunkContext;
   logger: Logger;
   alerts?: RunAlerts;
@@ -95,7 +98,7 @@ export function importProcessor(deps: ImportJobDeps) {
     // A refused job ends its run (stopped, with its summary) before it fails for good; not once
     // the file was read: its chunks' outcomes are in the run, which a summary of nothing would hide.
     const loaded = await endedIfRefused(data.read ? undefined : data.runId, deps, async () => {
-      const ref = await resolveFeedRef(deps.feedsDir, data.feed);
+      const ref = await resolveFeedRef(deps.feedsDir, data.feed, deps.loadFeed);
       checkExportOf(ref, data.file, JobRefused);
       return ref;
     });

@@ -48,6 +48,8 @@ export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: L
   const { store, meter, identity } = deps;
   const { runId, feed } = of;
   const cap = deps.maxQueuedChunks?.(feed) ?? Math.max(4, feed.concurrency * 2);
+  /** Chunks this pass queued (as children of the job): at most that many of them wait. */
+  let dispatched = 0;
   return {
     run: store.handle(
       runId,
@@ -58,7 +60,14 @@ export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: L
       // A replayed import (its worker died) skips chunks whose outcomes are already stored.
       if (await store.hasBatch(runId, `chunk:${chunk.seq}`)) return;
       const blocked = Date.now();
-      while (((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap) {
+      // Redis is asked only once this pass has queued `cap` chunks: before that fewer than `cap`
+      // can be waiting (a small file's run, one chunk, never asks). A replayed pass queues its
+      // earlier pass's unsettled chunks again (same ids, same order) before any new one, so those
+      // count here too.
+      while (
+        dispatched >= cap &&
+        ((await job.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0) >= cap
+      ) {
         // Waiting for the run's own chunks: a worker shutting down must not wait here forever.
         deps.signal?.throwIfAborted();
         await pause(100);
@@ -71,6 +80,7 @@ export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: L
         // finishes and reports the records it has no outcome for.
         ignoreDependencyOnFailure: true,
       });
+      dispatched++;
     },
     // The run's chunks store these before their first write (chunk-job.ts), on any worker.
     expectWrites: async (settings) => identity?.expectWrites(runId, settings),

@@ -14,6 +14,7 @@ import { chunkProcessor } from './chunk-job.js';
 import { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
 import { RedisCursorStore } from './cursor-store.js';
+import { FeedFileCache } from './feed-cache.js';
 import { resolveFeedRef, tickFeedRef } from './feed-ref.js';
 import type { FileRegistry } from './file-registry.js';
 import type { FleetConfig } from './fleet-config.js';
@@ -74,6 +75,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   setMaxListeners(4 * (deps.concurrency + 2) + 10, abort.signal);
   const records = new ChunkRecordStore(deps.connection, deps.keys, deps.config.runRetentionMs);
   const identity = new RedisIdentityStore(deps.connection, deps.keys);
+  // Import jobs (both passes) and ticks read their feed file parsed once per version of it.
+  const feeds = new FeedFileCache();
   const common = {
     connection: deps.connection,
     prefix: deps.config.prefix,
@@ -86,6 +89,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     QUEUES.imports,
     importProcessor({
       feedsDir: deps.config.feedsDir,
+      loadFeed: feeds.load,
       store: deps.store,
       registry: deps.registry,
       chunks: deps.queues.chunks,
@@ -137,6 +141,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       const loaded = await resolveFeedRef(
         deps.config.feedsDir,
         tickFeedRef(deps.config.feedsDir, job.data.feedFile),
+        feeds.load,
       );
       // A scheduled tick that finds no export fails (the dashboard's ticks and the worker's log show
       // it, naming the glob and the nearest names), unless the feed says no file is normal for it.

@@ -11,6 +11,16 @@
  *   (p) the fleet's CPU per record (every worker process plus Redis) beside the in-process
  *       `erp-bridge sync` of the same export, both against the sandbox without latency, runs
  *       alternated (issue 15 point 3: at most 1.5x);
+ *   (s) many small runs (issue 30 point 2): BENCH_S_FEEDS feeds of BENCH_S_ROWS records over
+ *       BENCH_S_TENANTS tenants, enqueued by the producer (enqueueFeed) as a tick would, against the
+ *       sandbox without latency: CPU per run beyond its records (workers + Redis, the producer's
+ *       beside), Redis commands per run (INFO commandstats) and runs/s; the per-record cost comes
+ *       from a second pass of BENCH_S_BIG_FEEDS feeds of BENCH_S_BIG_ROWS records (one chunk each
+ *       too), so fixed = CPU(small) - rows x (CPU(big) - CPU(small)) / (big rows - small rows).
+ *       commandstats are server-wide: give it a Redis of its own (REDIS_URL). The timed runs are
+ *       each feed's second (new exports; BENCH_S_REPEAT=0: feeds never run, BENCH_S_WARMUP runs of
+ *       others first); BENCH_S_MONITOR=1 counts the untimed first runs under MONITOR, which tells
+ *       round trips from commands inside scripts;
  *   with (a) and (i): the capacity model (CPU per record of importer, chunk worker and Redis, and
  *       the records/s per worker core, where one Redis saturates, the largest useful fleet on it).
  * Workers are real `erp-bridge worker` processes (the built CLI), the sandbox is its own process,
@@ -21,9 +31,10 @@
  *   BENCH_SKIP_BUILD=1 npm run bench:fleet    # use dist/ as it is
  *   BENCH_SCENARIOS=a BENCH_WORKER_NODE_ARGS=--cpu-prof npm run bench:fleet   # profile the workers
  *   BENCH_WORKER_MAIN=/tmp/old/dist/src/cli/main.js ...   # the workers of another build
+ *   BENCH_SCENARIOS=s BENCH_S_FEEDS=100 REDIS_URL=redis://127.0.0.1:6391 npm run bench:fleet   # quick (s)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,7 +54,15 @@ import { importFile } from '../../src/sync/import-file.js';
 import { capCpu, cpuCapAvailable } from './cpu-cap.js';
 import { writeGermanExport } from './german-export.js';
 import { processCpuMs, redisCpuMs } from './process-cpu.js';
-import { median, repoRoot, startSandboxProcess } from './sandbox-process.js';
+import {
+  type CommandCalls,
+  callsBetween,
+  commandCalls,
+  monitorCommands,
+  topCommands,
+  totalCalls,
+} from './redis-commands.js';
+import { median, repoRoot, spread, startSandboxProcess } from './sandbox-process.js';
 import { measureSync } from './sync-process.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -56,10 +75,26 @@ const B_ROWS = Number(process.env.BENCH_B_ROWS ?? 20_000);
 const B_CPU_SHARE = Number(process.env.BENCH_B_CPU_SHARE ?? 0.4);
 const FAIR_BIG = Number(process.env.BENCH_FAIR_BIG ?? 1_000_000);
 const FAIR_SMALL = 1_000;
-const TENANTS = Math.max(B_TENANTS, 2);
+/** (s): many small runs, and the bigger runs that tell their per-record cost from the fixed. */
+const S_FEEDS = Number(process.env.BENCH_S_FEEDS ?? 500);
+const S_ROWS = Number(process.env.BENCH_S_ROWS ?? 200);
+const S_TENANTS = Number(process.env.BENCH_S_TENANTS ?? 50);
+const S_BIG_FEEDS = Number(process.env.BENCH_S_BIG_FEEDS ?? Math.max(1, Math.round(S_FEEDS / 5)));
+/** At most one chunk (1000 records), as the small runs: the difference is only records. */
+const S_BIG_ROWS = Number(process.env.BENCH_S_BIG_ROWS ?? 1000);
+/**
+ * 1 (default): the timed runs are each feed's second, with a new export (the first runs warm the
+ * workers up, untimed), as a fleet runs its feeds tick after tick. 0: feeds never run before, the
+ * workers warmed up by BENCH_S_WARMUP runs of other feeds. MONITOR (BENCH_S_MONITOR=1) counts the
+ * untimed small pass.
+ */
+const S_REPEAT = process.env.BENCH_S_REPEAT !== '0';
+const S_WARMUP = Number(process.env.BENCH_S_WARMUP ?? 50);
+const S_MONITOR = process.env.BENCH_S_MONITOR === '1';
+const TENANTS = Math.max(B_TENANTS, S_TENANTS, 2);
 const FIRST_ACCOUNT = 2001;
 /** Which scenarios to run (default all): BENCH_SCENARIOS=ad runs (a) and (d); i: (a)'s import alone. */
-const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'aibcdp';
+const SCENARIOS = process.env.BENCH_SCENARIOS ?? 'aibcdps';
 /** (p)'s export: the same file for the in-process sync and the fleet. */
 const P_ROWS = Number(process.env.BENCH_P_ROWS ?? 200_000);
 /** The workers' log level; their lines go to stderr (debug shows every request with its timing). */
@@ -564,6 +599,221 @@ async function scenarioSideBySide(): Promise<SideBySide> {
   };
 }
 
+/** One pass of (s): what it cost per run, in total (the records' cost included). */
+interface SmallPass {
+  runs: number;
+  rows: number;
+  /** CPU (ms) per run: worker processes, Redis, and the producer (this process, enqueueing). */
+  workersMs: number;
+  redisMs: number;
+  producerMs: number;
+  /** Redis commands per run, inside scripts included (INFO commandstats). */
+  calls: number;
+  byCommand: CommandCalls;
+  /** Requests the sandbox answered, by operation. */
+  requests: CommandCalls;
+  runsPerS: number;
+}
+
+/** The sandbox's requests so far by operation (every status). */
+async function sandboxRequests(): Promise<CommandCalls> {
+  const stats = (await sandbox.admin('GET', '/stats')) as {
+    requests: Record<string, Record<string, number>>;
+  };
+  return new Map(
+    Object.entries(stats.requests).map(([op, byStatus]) => [
+      op,
+      Object.values(byStatus).reduce((a, b) => a + b, 0),
+    ]),
+  );
+}
+
+/** (s)'s feeds: `count` feeds of `rows` records, spread over the tenants, each its own IDs. */
+async function smallFeeds(tag: string, count: number, rows: number): Promise<string[]> {
+  const files: string[] = [];
+  for (let i = 0; i < count; i++) {
+    files.push(await exportFor(`${tag}-${i}`, FIRST_ACCOUNT + (i % S_TENANTS), rows, 2));
+    await newExports(tag, i + 1, 'v0', i);
+  }
+  return files;
+}
+
+/**
+ * A new export of each of the feeds `from`..`count - 1` of `tag` (its feed file untouched): the
+ * generated rows with IDs of this feed and `version` — every feed of a tenant writes the same bank
+ * account, so shared IDs would skip each other's records. Renamed into place, as an export
+ * arrives. The IDs are ASCII, so the Windows-1252 bytes survive latin1.
+ */
+async function newExports(tag: string, count: number, version: string, from = 0) {
+  const text = (await readFile(join(work, `${tag}-0`, 'umsaetze-bench.csv'), 'latin1')).replace(
+    /^[^;\r\n]*-(\d{8});/gm,
+    'BU-$1;',
+  );
+  for (let i = from; i < count; i++) {
+    const csv = join(work, `${tag}-${i}`, 'umsaetze-bench.csv');
+    await writeFile(`${csv}.next`, text.replaceAll('BU-', `${tag}-${i}-${version}-`), 'latin1');
+    await rename(`${csv}.next`, csv);
+  }
+}
+
+/**
+ * Enqueues every feed through the producer (what a tick does; the feed files loaded before, as a
+ * worker's tick reads one), then waits until every run has its summary (its import job's last
+ * step), asking Redis for a few at a time (taken off the command counts). The fleet's workers are warm: started
+ * and given other runs first, so the JIT's warm-up does not count as the runs' cost.
+ */
+async function smallPass(
+  fleet: Fleet,
+  files: readonly string[],
+  rows: number,
+  monitor: boolean,
+): Promise<SmallPass> {
+  const { prefix } = fleet;
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const keys = fleetKeys(prefix);
+  const queues = openQueues(redis, prefix);
+  const store = new RedisRunStore(redis, keys, 86_400_000);
+  const registry = new FileRegistry(redis, keys);
+  const loaded = await Promise.all(files.map((file) => loadFeedFile(file)));
+  const tally = monitor ? await monitorCommands(REDIS_URL, prefix) : undefined;
+  const calls0 = await commandCalls(redis);
+  const requests0 = await sandboxRequests();
+  const workers0 = await fleet.cpuMs();
+  const redis0 = await redisCpuMs(REDIS_URL);
+  const t0 = performance.now();
+  const producer0 = process.cpuUsage();
+  const runIds: string[] = [];
+  for (const feed of loaded) {
+    const [result] = await enqueueFeed(
+      feed,
+      {},
+      { feedsDir: work, registry, store, imports: queues.imports, logger, now: Date.now },
+    );
+    if (!result?.enqueued) throw new Error(`${feed.file} was not enqueued`);
+    runIds.push(result.runId);
+  }
+  const producer = process.cpuUsage(producer0);
+  // The oldest runs still going, a few at a time (runs end about in the order they were
+  // enqueued): one pipeline of HEXISTS every 100 ms, however many runs the pass has.
+  const pending = [...runIds];
+  let asked = 0;
+  while (pending.length > 0) {
+    const head = pending.slice(0, 20);
+    asked += head.length;
+    const replies = (await head
+      .reduce((pipeline, id) => pipeline.hexists(keys.run(id), 'summary'), redis.pipeline())
+      .exec()) as [Error | null, number][];
+    const over = new Set(head.filter((_, i) => replies[i]?.[1] === 1));
+    if (over.size === head.length) pending.splice(0, head.length);
+    else {
+      for (let i = pending.length - 1; i >= 0; i--) if (over.has(pending[i] as string)) pending.splice(i, 1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const workersMs = (await fleet.cpuMs()) - workers0;
+  const redisMs = (await redisCpuMs(REDIS_URL)) - redis0;
+  // This process's own calls meanwhile: the polls, the INFO that read the counts before, the
+  // producer's (which count as the runs': a tick does them).
+  const own: CommandCalls = new Map([
+    ['hexists', asked],
+    ['info', 1],
+  ]);
+  const byCommand = callsBetween(calls0, await commandCalls(redis), own);
+  const requests = callsBetween(requests0, await sandboxRequests());
+  await tally?.stop();
+  // Every run finished with its records: the counts are of complete runs.
+  const summaries = await Promise.all(runIds.map((id) => store.summary(id)));
+  const synced = summaries.reduce((n, s) => n + (s ? s.counts.created + s.counts.skipped : 0), 0);
+  if (synced !== files.length * rows)
+    throw new Error(
+      `(s) synced ${synced} records of ${files.length * rows} (${summaries.filter((s) => !s).length} runs without summary)`,
+    );
+  await queues.close();
+  await redis.quit();
+  const runs = files.length;
+  if (tally) {
+    console.log(`(s) MONITOR, ${runs} runs of ${rows} records, per run:`);
+    console.log(
+      `    sent by clients (round trips) ${(totalCalls(tally.sent) / runs).toFixed(1)}: ${topCommands(tally.sent, runs, 40)}`,
+    );
+    console.log(
+      `    inside scripts ${(totalCalls(tally.inScripts) / runs).toFixed(1)}: ${topCommands(tally.inScripts, runs, 20)}`,
+    );
+  }
+  return {
+    runs,
+    rows,
+    workersMs: workersMs / runs,
+    redisMs: redisMs / runs,
+    producerMs: (producer.user + producer.system) / 1000 / runs,
+    calls: totalCalls(byCommand) / runs,
+    byCommand,
+    requests,
+    runsPerS: runs / seconds,
+  };
+}
+
+/** (s)'s figures of one run of the scenario: both passes and the fixed cost they imply. */
+interface SmallRuns {
+  small: SmallPass;
+  big: SmallPass;
+  /** CPU (ms, workers + Redis) per record, and per run beyond its records. */
+  perRecordMs: number;
+  fixedMs: number;
+  /** Redis commands per record and per run beyond its records. */
+  callsPerRecord: number;
+  fixedCalls: number;
+}
+
+async function scenarioSmall(): Promise<SmallRuns[]> {
+  const small = await smallFeeds('bench-s', S_FEEDS, S_ROWS);
+  const big = await smallFeeds('bench-sb', S_BIG_FEEDS, S_BIG_ROWS);
+  const warm = S_REPEAT ? [] : await smallFeeds('bench-sw', S_WARMUP, S_ROWS);
+  const results: SmallRuns[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    await sandbox.reset();
+    const fleet = await startWorkers(2, newPrefix(), sandbox);
+    const [s, b] = await (async () => {
+      try {
+        if (S_REPEAT) {
+          // The feeds' first runs (untimed), then each feed's next export: the timed runs are of
+          // feeds the fleet ran before, as a schedule's ticks are.
+          await newExports('bench-s', S_FEEDS, `r${run}a`);
+          await newExports('bench-sb', S_BIG_FEEDS, `r${run}a`);
+          await smallPass(fleet, small, S_ROWS, S_MONITOR && run === 1);
+          await smallPass(fleet, big, S_BIG_ROWS, false);
+          await newExports('bench-s', S_FEEDS, `r${run}b`);
+          await newExports('bench-sb', S_BIG_FEEDS, `r${run}b`);
+        } else await smallPass(fleet, warm, S_ROWS, S_MONITOR && run === 1);
+        return [await smallPass(fleet, small, S_ROWS, false), await smallPass(fleet, big, S_BIG_ROWS, false)];
+      } finally {
+        await fleet.stop();
+      }
+    })();
+    const cpu = (p: SmallPass) => p.workersMs + p.redisMs;
+    const perRecordMs = (cpu(b) - cpu(s)) / (S_BIG_ROWS - S_ROWS);
+    const callsPerRecord = (b.calls - s.calls) / (S_BIG_ROWS - S_ROWS);
+    const result = {
+      small: s,
+      big: b,
+      perRecordMs,
+      fixedMs: cpu(s) - perRecordMs * S_ROWS,
+      callsPerRecord,
+      fixedCalls: s.calls - callsPerRecord * S_ROWS,
+    };
+    results.push(result);
+    for (const p of [s, b])
+      console.log(
+        `(s) run ${run}: ${p.runs} runs of ${p.rows} records, ${p.runsPerS.toFixed(1)} runs/s; CPU per run: workers ${p.workersMs.toFixed(1)} ms + Redis ${p.redisMs.toFixed(1)} ms (producer ${p.producerMs.toFixed(1)} ms); Redis commands per run ${p.calls.toFixed(1)}: ${topCommands(p.byCommand, p.runs)}; service requests per run: ${topCommands(p.requests, p.runs)}`,
+      );
+    console.log(
+      `(s) run ${run}: per record ${(perRecordMs * 1000).toFixed(1)} µs and ${callsPerRecord.toFixed(3)} commands; per run beyond its records ${result.fixedMs.toFixed(1)} ms CPU and ${result.fixedCalls.toFixed(1)} commands`,
+    );
+  }
+  return results;
+}
+
 try {
   const bound = (4 * 1000) / ((2 * LATENCY_MS) / 1000);
   const a = SCENARIOS.includes('a') ? await scenarioA() : undefined;
@@ -572,6 +822,7 @@ try {
   const c = SCENARIOS.includes('c') ? await scenarioC() : undefined;
   const d = SCENARIOS.includes('d') ? await scenarioD() : undefined;
   const p = SCENARIOS.includes('p') ? await scenarioSideBySide() : undefined;
+  const small = SCENARIOS.includes('s') ? await scenarioSmall() : undefined;
   console.log(
     '\nmedians (runs: %d, latency %d ms, Node %s, %d cores)',
     RUNS,
@@ -612,6 +863,26 @@ try {
     const ratio = fleet / p.inProcess;
     console.log(
       `(p) ${P_ROWS} records without latency: in-process sync ${p.inProcess.toFixed(1)} µs/record, fleet ${fleet.toFixed(1)} (workers ${p.fleetWorkers.toFixed(1)} + Redis ${p.fleetRedis.toFixed(1)}) = ${ratio.toFixed(2)}x (target <= 1.5: ${ratio <= 1.5 ? 'met' : 'NOT met'})`,
+    );
+  }
+  if (small) {
+    const of = (pick: (r: SmallRuns) => number, digits = 1) => spread(small.map(pick), digits);
+    console.log(
+      `(s) ${S_FEEDS} runs of ${S_ROWS} records over ${S_TENANTS} tenants, 2 workers, no latency (per-record cost from ${S_BIG_FEEDS} runs of ${S_BIG_ROWS}):`,
+    );
+    console.log(`    runs/s: ${of((r) => r.small.runsPerS)}`);
+    console.log(
+      `    CPU per run, records included (ms): workers ${of((r) => r.small.workersMs)}, Redis ${of((r) => r.small.redisMs)}, producer ${of((r) => r.small.producerMs, 2)}`,
+    );
+    console.log(
+      `    per record (µs, workers + Redis): ${of((r) => r.perRecordMs * 1000)}; CPU per run beyond its records (ms): ${of((r) => r.fixedMs)}`,
+    );
+    console.log(
+      `    Redis commands per run (scripts' inner calls included): ${of((r) => r.small.calls)}; beyond its records: ${of((r) => r.fixedCalls)}; per record ${of((r) => r.callsPerRecord, 3)}`,
+    );
+    const last = small.at(-1) as SmallRuns;
+    console.log(
+      `    top commands per run (last run): ${topCommands(last.small.byCommand, last.small.runs, 12)}`,
     );
   }
 } finally {
