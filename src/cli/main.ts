@@ -29,11 +29,20 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   process.stdout.write(`${version}\n`);
 else
   import('./program.js')
-    .then(({ buildProgram }) => buildProgram(version).parseAsync(process.argv))
+    .then(async ({ buildProgram, parserExit }) => {
+      try {
+        await buildProgram(version).parseAsync(process.argv);
+      } catch (error) {
+        const exit = parserExit(error);
+        if (exit === undefined) throw error;
+        process.exitCode = exit;
+      }
+    })
     .catch(async (error: unknown) => {
-      // Loaded on a crash only: what it imports to read an error stays out of every start-up.
+      // Loaded on a crash only: what it imports to read an error stays out of every start-up
+      // (help and usage errors end above).
       const { crashReport } = await import('./crash.js');
       const { line, code } = crashReport(error);
-      if (line) process.stderr.write(line);
+      process.stderr.write(line);
       process.exitCode = code;
     });

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { crashReport } from '../../../src/cli/crash.js';
+import { parserExit } from '../../../src/cli/program.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { secrets } from '../../../src/logging/secret-scrubber.js';
 
@@ -22,9 +23,10 @@ describe('crashReport: the exit code of an error that reached the top of the CLI
     expect(crashReport('a thrown string').code).toBe(1);
   });
 
-  it('commander errors have been printed already: help is 0, a usage error 2', () => {
-    expect(crashReport(new CommanderError(0, 'commander.helpDisplayed', ''))).toEqual({ code: 0 });
-    expect(crashReport(new CommanderError(1, 'commander.unknownOption', 'x'))).toEqual({ code: 2 });
+  it("the parser's own ends have been printed already: help is 0, a usage error 2, anything else not the parser's", () => {
+    expect(parserExit(new CommanderError(0, 'commander.helpDisplayed', ''))).toBe(0);
+    expect(parserExit(new CommanderError(1, 'commander.unknownOption', 'x'))).toBe(2);
+    expect(parserExit(new ConfigError('invalid configuration', []))).toBeUndefined();
   });
 
   it('scrubs secrets a server may have quoted', () => {
