@@ -15,7 +15,7 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeGermanExport } from './german-export.js';
@@ -28,7 +28,7 @@ import {
   type SandboxProcess,
   startSandboxProcess,
 } from './sandbox-process.js';
-import { BUILT_CLI, type ChildFigures, sandboxEnv } from './sync-process.js';
+import { BUILT_CLI, type ChildFigures, expectCreated, sandboxEnv } from './sync-process.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ROWS = 10;
@@ -80,12 +80,7 @@ async function measureSmallSync(
     [CLI, 'sync', feedFile, '--log-format', 'json', '--no-progress', '--report-dir', reportDir],
     sandboxEnv(sandbox),
   );
-  const [runDir] = (await readdir(reportDir)).filter((name) => !name.startsWith('.'));
-  const summary = JSON.parse(await readFile(join(reportDir, runDir ?? '', 'summary.json'), 'utf8')) as {
-    counts: { created: number };
-  };
-  if (summary.counts.created !== ROWS)
-    throw new Error(`the sync created ${summary.counts.created} of ${ROWS} rows`);
+  await expectCreated(reportDir, ROWS);
   await rm(reportDir, { recursive: true, force: true });
   return figures;
 }

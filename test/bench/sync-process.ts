@@ -95,6 +95,18 @@ export const sandboxEnv = (sandbox: SandboxProcess): NodeJS.ProcessEnv => ({
   PARTNER_CLIENT_SECRET: sandbox.clientSecret,
 });
 
+/** Fails unless the one run in `reportDir` completed and created all `rows` records. */
+export async function expectCreated(reportDir: string, rows: number): Promise<void> {
+  const [runDir] = (await readdir(reportDir, { withFileTypes: true })).filter(
+    (entry) => entry.isDirectory() && !entry.name.startsWith('.'),
+  );
+  const summary = JSON.parse(
+    await readFile(join(reportDir, runDir?.name ?? '', 'summary.json'), 'utf8'),
+  ) as SyncSummary;
+  if (summary.state !== 'completed' || summary.counts.created !== rows)
+    throw new Error(`sync did not create every record: ${JSON.stringify(summary)}`);
+}
+
 export async function measureSync(
   sandbox: SandboxProcess,
   feedFile: string,
@@ -127,14 +139,7 @@ export async function measureSync(
   );
   const sandboxCpuMicros = (await sandbox.cpuMicros()) - sandboxCpuBefore;
   const usage = JSON.parse(await readFile(rusageFile, 'utf8')) as Omit<ChildFigures, 'wallMs'>;
-  const [runDir] = (await readdir(reportDir)).filter(
-    (name) => name !== 'rusage.json' && !name.startsWith('.'),
-  );
-  const summary = JSON.parse(
-    await readFile(join(reportDir, runDir ?? '', 'summary.json'), 'utf8'),
-  ) as SyncSummary;
-  if (summary.state !== 'completed' || summary.counts.created !== rows)
-    throw new Error(`sync did not create every record: ${JSON.stringify(summary)}`);
+  await expectCreated(reportDir, rows);
   const stats = (await sandbox.admin('GET', '/stats')) as {
     requests: Record<string, Record<string, number>>;
   };
