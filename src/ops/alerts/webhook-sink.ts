@@ -21,6 +21,8 @@ type Attempt = { delivered: true } | { delivered: false; retryable: boolean; fai
  */
 export class WebhookSink {
   readonly origin: string;
+  /** The URL's path and query: what each POST asks the origin for. */
+  readonly #path: string;
   readonly #queue: AlertNotice[] = [];
   readonly #agent: AgentInstance;
   readonly #stop = new AbortController();
@@ -32,7 +34,9 @@ export class WebhookSink {
     private readonly logger: Logger,
     private readonly retryDelaysMs: readonly number[] = WEBHOOK_RETRY_DELAYS_MS,
   ) {
-    this.origin = new URL(config.url).origin;
+    const url = new URL(config.url);
+    this.origin = url.origin;
+    this.#path = `${url.pathname}${url.search}`;
     this.#agent = new Agent({
       connect: { timeout: config.timeoutMs },
       headersTimeout: config.timeoutMs,
@@ -112,10 +116,9 @@ export class WebhookSink {
 
   async #post(body: string): Promise<Attempt> {
     try {
-      const url = new URL(this.config.url);
       const response = await this.#agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
+        origin: this.origin,
+        path: this.#path,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
