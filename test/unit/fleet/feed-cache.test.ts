@@ -4,16 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
 import { FeedFileCache } from '../../../src/fleet/feed-cache.js';
+import { csvFeedText } from '../../support/feed-text.js';
 
-const feedText = (name: string, accountId = 1) =>
-  [
-    `name: ${name}`,
-    `accountId: ${accountId}`,
-    'kind: transactions',
-    'source: { path: "*.csv", format: csv }',
-    'mapping: { externalId: id, bookingDate: d, amount: a, currency: { const: EUR } }',
-    'bankAccount: { externalId: g, accountName: G, bankName: B }',
-  ].join('\n');
+const feedText = (name: string, accountId = 1) => csvFeedText(['path: "*.csv"'], { name, accountId });
 
 describe('FeedFileCache: a feed file parsed once per version of it', () => {
   let dir: string;
