@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WRITE_MODES } from '../src/config/write-mode.js';
 import { compiled, LIMITS } from '../src/contract/index.js';
 import { KINDS, RECORD_KINDS, type RecordKind } from '../src/kinds/registry.js';

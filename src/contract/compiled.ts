@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const cache = new WeakMap<z.ZodType, z.ZodType>();
 

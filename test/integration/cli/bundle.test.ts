@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -58,5 +58,15 @@ describe.skipIf(!built)('the built CLI (a bundle)', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it("holds none of zod's locales (bundle/zod.js names the values the sources use)", () => {
+    const chunks = join(repoRoot, 'dist/src/cli/chunks');
+    const files = [main, ...readdirSync(chunks).map((name) => join(chunks, name))];
+    // esbuild names each bundled module in a comment: zod's English messages stay, no other locale.
+    const bundled = files.flatMap((file) => [
+      ...readFileSync(file, 'utf8').matchAll(/zod\/v4\/locales\/[\w-]+/g),
+    ]);
+    expect(bundled.map(([path]) => path)).toEqual(['zod/v4/locales/en']);
   });
 });
