@@ -6,19 +6,32 @@ export interface Checker<T extends z.ZodType> {
 }
 
 /**
- * Parses checked by the interpreted schema before it is compiled. Compiling a schema costs a few
- * milliseconds (the transaction's ~4 ms warm, and the first compile in a process warms zod's code
- * generator too: ~40 ms of a 10-row sync, `npm run bench:startup`), and saves ~2.5 µs per valid
- * transaction: it pays after ~1,000-2,000 records. A small run (a cron's 10 or 200 rows, a
- * response per chunk) never compiles; a large one compiles after its first thousand.
+ * Records a schema checks with its interpreted parse before it is compiled. Compiling a schema
+ * costs a few milliseconds (the transaction's ~4 ms warm, and the first compile in a process warms
+ * zod's code generator too: ~40 ms of a 10-row sync, `npm run bench:startup`), and saves ~2.5 µs
+ * per valid transaction: it pays after ~1,000-2,000 records. A small run (a cron's 10 or 200 rows)
+ * never compiles; a large one compiles within its first chunk.
  */
-export const PARSES_BEFORE_COMPILE = 1000;
+export const RECORDS_BEFORE_COMPILE = 1000;
+
+/**
+ * About how many records a checked value holds: one, plus the length of each array at its top
+ * level (a chunk payload's records, a bulk response's items), so a schema checked once per chunk
+ * compiles as soon as one checked per record would.
+ */
+function recordsIn(value: unknown): number {
+  if (Array.isArray(value)) return 1 + value.length;
+  if (typeof value !== 'object' || value === null) return 1;
+  let records = 1;
+  for (const field of Object.values(value)) if (Array.isArray(field)) records += field.length;
+  return records;
+}
 
 const cache = new WeakMap<z.ZodType, Checker<z.ZodType>>();
 
 /**
  * The schema's check, with zod's ahead-of-time fast path (`z.compile`) once it has checked
- * PARSES_BEFORE_COMPILE values; cached per schema. A valid value is then checked by generated code
+ * RECORDS_BEFORE_COMPILE records; cached per schema. A valid value is then checked by generated code
  * (about 10x faster for a transaction than the interpreted parse, which allocates per field); an
  * invalid one falls back to the ordinary parse, so results and issues are the same either way.
  * Used where a schema runs per record: mapping, chunk payloads, responses.
@@ -35,15 +48,15 @@ export function compiled<T extends z.ZodType>(schema: T): Checker<T> {
 /** The check of `compiled`, its compile step given (a test counts its calls). */
 export function compileLater<T extends z.ZodType>(
   schema: T,
-  parsesBeforeCompile = PARSES_BEFORE_COMPILE,
+  recordsBeforeCompile = RECORDS_BEFORE_COMPILE,
   compile: (schema: T) => T = z.compile,
 ): Checker<T> {
-  let parses = 0;
+  let records = 0;
   let fast: T | undefined;
   return {
     safeParse(value) {
       if (fast) return fast.safeParse(value);
-      if (++parses >= parsesBeforeCompile) fast = compile(schema);
+      if ((records += recordsIn(value)) >= recordsBeforeCompile) fast = compile(schema);
       return schema.safeParse(value);
     },
   };

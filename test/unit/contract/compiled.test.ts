@@ -27,6 +27,19 @@ describe('compiled (a schema compiled once it has checked many values)', () => {
     expect(compiles).toHaveLength(1);
   });
 
+  it("counts a value's top-level arrays as records: a chunk compiles as soon as its records would", () => {
+    const compiles: unknown[] = [];
+    const chunk = z.object({ records: z.array(TransactionInput) });
+    const check = compileLater(chunk, 10, (schema) => {
+      compiles.push(schema);
+      return z.compile(schema);
+    });
+    check.safeParse({ records: [valid, valid, valid] });
+    expect(compiles).toEqual([]);
+    check.safeParse({ records: Array.from({ length: 6 }, () => valid) });
+    expect(compiles).toEqual([chunk]);
+  });
+
   it('gives the interpreted parse’s results and issues before and after compiling', () => {
     const check = compileLater(TransactionInput, 2);
     for (let i = 0; i < 6; i++) {
