@@ -56,7 +56,8 @@ export function compileLater<T extends z.ZodType>(
   return {
     safeParse(value) {
       if (fast) return fast.safeParse(value);
-      if ((records += recordsIn(value)) >= recordsBeforeCompile) fast = compile(schema);
+      records += recordsIn(value);
+      if (records >= recordsBeforeCompile) fast = compile(schema);
       return schema.safeParse(value);
     },
   };
