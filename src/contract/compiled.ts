@@ -7,12 +7,13 @@ export interface Checker<T extends z.ZodType> {
 
 /**
  * Records a schema checks with its interpreted parse before it is compiled. Compiling a schema
- * costs a few milliseconds (the transaction's ~4 ms warm, and the first compile in a process warms
- * zod's code generator too: ~40 ms of a 10-row sync, `npm run bench:startup`), and saves ~2.5 µs
- * per valid transaction: it pays after ~1,000-2,000 records. A small run (a cron's 10 or 200 rows)
- * never compiles; a large one compiles within its first chunk.
+ * costs a few milliseconds (the transaction's ~5 ms, and the first compile in a process warms
+ * zod's code generator too: ~40 ms of a 10-row sync's profile, `npm run bench:startup`). The
+ * interpreted parse is slow while it is cold: in a fresh process the transaction's first 100
+ * records took ~6 ms either way, the first 300 ~9-18 ms interpreted against ~7 ms compiled, so
+ * compiling pays from about a hundred records on. A 10-row run never compiles.
  */
-export const RECORDS_BEFORE_COMPILE = 1000;
+export const RECORDS_BEFORE_COMPILE = 100;
 
 /**
  * About how many records a checked value holds: one, plus the length of each array at its top
