@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a `reconciles` job carries (src/fleet/reconcile-job.ts): references only, as an import job.

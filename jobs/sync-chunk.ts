@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WRITE_MODES } from '../src/config/write-mode.js';
-import { compiled, LIMITS } from '../src/contract/index.js';
+import { type Checker, compiled, LIMITS } from '../src/contract/index.js';
 import { KINDS, RECORD_KINDS, type RecordKind } from '../src/kinds/registry.js';
 import type { RecordOf } from '../src/sources/record-of.js';
 import { type Chunk, type ChunkOf, chunkOf } from '../src/sync/chunk.js';
@@ -116,11 +116,14 @@ function chunkSchemaOf<K extends RecordKind>(kind: K): z.ZodType<ChunkOf<K>> {
 }
 
 /**
- * One schema per registered kind, compiled the first time a chunk of that kind is checked: compiling
- * all of them when the module loads cost every CLI start about 65 ms (most runs meet one kind).
+ * One schema per registered kind, built the first time a chunk of that kind is checked (and compiled
+ * once it has checked many: contract/compiled.ts): compiling all of them when the module loads cost
+ * every CLI start about 65 ms (most runs meet one kind).
  */
-function perKind<T>(schemaOf: (kind: RecordKind) => z.ZodType<T>): (kind: RecordKind) => z.ZodType<T> {
-  const schemas = new Map<RecordKind, z.ZodType<T>>();
+function perKind<T>(
+  schemaOf: (kind: RecordKind) => z.ZodType<T>,
+): (kind: RecordKind) => Checker<z.ZodType<T>> {
+  const schemas = new Map<RecordKind, Checker<z.ZodType<T>>>();
   return (kind) => {
     let schema = schemas.get(kind);
     if (!schema) {
@@ -137,7 +140,7 @@ const headerSchema = perKind(headerSchemaOf);
  * A payload checked by its kind's schema: the kind is read first, so it is validated once, against
  * its own kind (settings included), and a kind missing from the registry cannot be missing here.
  */
-function byKind<T>(schemaOf: (kind: RecordKind) => z.ZodType<T>): z.ZodType<T> {
+function byKind<T>(schemaOf: (kind: RecordKind) => Checker<z.ZodType<T>>): z.ZodType<T> {
   return z.looseObject({ kind: z.enum(RECORD_KINDS) }).transform((input, ctx) => {
     const result = schemaOf(input.kind).safeParse(input);
     if (result.success) return result.data;

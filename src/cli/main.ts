@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../config/package-root.js';
+import { enableCompileCache } from './compile-cache.js';
 import { EXIT } from './exit-codes.js';
 import { boundHeapGrowth } from './heap-growth.js';
 
@@ -20,6 +21,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 boundHeapGrowth();
+// Before the command's chunks load, so they are read compiled from the cache where Node has one.
+enableCompileCache();
 
 const version = packageVersion();
 // `erp-bridge --version` alone is answered before the command-line parser loads: scripts and

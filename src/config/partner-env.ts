@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lookalikes } from './did-you-mean.js';
 import { ConfigError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One entry of `causes`. Structure not shown by the spec; assumption: each names the field and,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * `integer <int64>`. JSON numbers above 2^53 cannot be represented exactly in JavaScript; rather than

@@ -1,7 +1,7 @@
 import { DelayedError, type Job, type JobsOptions, type Queue, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
 import { type FleetGate, tenantKey } from '../gate/gate.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv } from '../config/env.js';
 import { secrets } from '../logging/secret-scrubber.js';
 

@@ -1,6 +1,6 @@
 import { type Job, WaitingChildrenError } from 'bullmq';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ImportFilePayload } from '../../jobs/import-file.js';
 import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PARTNER_SCOPE } from '../config/partner-scope.js';
 import { ACCOUNT_FIELD } from '../sources/field-spec.js';
 import type { MappedRecord } from '../sources/record.js';

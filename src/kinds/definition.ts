@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WriteMode } from '../config/write-mode.js';
 import type { KindFields } from '../sources/field-spec.js';
 import type { ReportSettler } from '../sources/format-report.js';

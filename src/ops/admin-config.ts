@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../config/errors.js';
 import { secrets } from '../logging/secret-scrubber.js';
 import { type AdminCredentials, hasCredentials } from './admin-auth.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OPERATIONS, type OperationName } from '../contract/index.js';
 
 const OperationNameSchema = z.enum(Object.keys(OPERATIONS) as [OperationName, ...OperationName[]]);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How one service field is filled from a row. A leaf of the configuration: the feed schema and the

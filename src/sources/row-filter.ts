@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { columnRef } from './field-mapping.js';
 
 /** A feed's `exclude` rule: rows left out on purpose (the mapper reports them skipped, with the rule). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ACCOUNT_STATUSES, LANGUAGES, SUBSCRIPTION_PERIODS, USER_ROLES } from '../enums.js';
 import { PageQuery } from '../envelopes.js';
 import { int64, openEnum } from '../primitives.js';

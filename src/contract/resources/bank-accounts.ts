@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CURRENCY_CODES } from '../currencies.js';
 import { BANK_ACCOUNT_PROVIDERS, BANK_ACCOUNT_TYPES, CONVERT_TARGET_PROVIDERS } from '../enums.js';
 import { LIMITS } from '../limits.js';

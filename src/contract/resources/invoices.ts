@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { INVOICE_STATUSES, INVOICE_TYPE_FILTERS, INVOICE_TYPES } from '../enums.js';
 import { PageQuery } from '../envelopes.js';
 import { LIMITS } from '../limits.js';

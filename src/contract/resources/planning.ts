@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CATEGORY_TYPES, PLAN_PERIODS, PLAN_TYPES } from '../enums.js';
 import { LIMITS } from '../limits.js';
 import { boundedNumber, int64, isoDate, openEnum, queryInt } from '../primitives.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CreateAccountRequest, InitialUser } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BANK_ACCOUNT_TYPES, CURRENCY_CODES } from '../../contract/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CATEGORY_TYPES } from '../../contract/index.js';
 import type { MappedRecord } from '../../sources/record.js';
 import { accountRef } from '../account-route.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { accountKey } from '../../sources/statement-account.js';
 import { BankAccountRoutes, BankAccountTarget } from '../bank-accounts/bank-account-target.js';
 import type { KindFeedKeys } from '../definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv } from '../../config/env.js';
 
 /** What decides a feed's health and where its notices go (README "Alerts"). */

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readIfWritten, writeFileAtomic } from '../../report-files/atomic-file.js';
 import {
   type FeedHealthStore,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { envName } from '../locations/location-config.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DatabaseFormat } from '../formats/source-format.js';
 import { checkTableOrQuery, DatabaseLocation, databaseSourceKeys } from './database-settings.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkPatterns, textSourceKeys } from './shared-keys.js';
 
 /** A CSV source's keys with their defaults and checks. */

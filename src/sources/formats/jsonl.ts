@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readJsonl } from './jsonl-reader.js';
 import { textSourceKeys } from './shared-keys.js';
 import type { FormatReading, SourceFormat } from './source-format.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RecordKind } from '../../kinds/registry.js';
 import { databaseLabel } from '../database/database-settings.js';
 import { DATABASE_TYPES, databaseFormat } from '../database/database-source.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { locationSourceKeys } from '../locations/source-keys.js';
 import { compileDateFormat } from '../values/date.js';
 

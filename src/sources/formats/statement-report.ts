@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type StatementTotals, startOfDayBalance, statementDifference } from './statement-totals.js';
 
 // What a bank statement format reports of a file (its part of sources/format-report.ts): schemas,

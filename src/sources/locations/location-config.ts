@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A feed's `source.location`: where `source.path` (a glob) is looked up. Secrets are never in the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Feed } from '../../config/feed.js';
 import { KINDS } from '../../kinds/registry.js';
 import { FieldMapping } from '../../sources/field-mapping.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Feed } from '../../config/feed.js';
 import { FormatReport } from '../../sources/format-report.js';
 import { exportFile } from '../../sources/locations/export-file.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WriteMode } from '../../config/write-mode.js';
 import type { FieldType, KindFields } from '../../sources/field-spec.js';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { cliSandboxPerFile, modulesNamed, repoRoot, runNode, watchModules } from '../../support/cli-run.js';
@@ -19,6 +19,15 @@ async function runBuilt(args: readonly string[], childEnv: Record<string, string
   const watch = watchModules('^[.]');
   const ran = await runNode([...watch.args, main, ...args], { ...watch.env, ...childEnv });
   return { ...ran, own: modulesNamed(ran.stderr) };
+}
+
+/** main.js and every chunk it imports, statically or on use (a chunk of an older build is not one). */
+function bundleFiles(): string[] {
+  const files = new Set([main]);
+  for (const file of files)
+    for (const [, path] of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*"([.][^"]+[.]js)"/g))
+      files.add(join(dirname(file), path as string));
+  return [...files];
 }
 
 describe.skipIf(!built)('the built CLI (a bundle)', () => {
@@ -58,5 +67,13 @@ describe.skipIf(!built)('the built CLI (a bundle)', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it("holds none of zod's locales (bundle/zod.js names the values the sources use)", () => {
+    // esbuild names each bundled module in a comment: zod's English messages stay, no other locale.
+    const bundled = bundleFiles().flatMap((file) => [
+      ...readFileSync(file, 'utf8').matchAll(/zod\/v4\/locales\/[\w-]+/g),
+    ]);
+    expect(bundled.map(([path]) => path)).toEqual(['zod/v4/locales/en']);
   });
 });
