@@ -147,7 +147,9 @@ export function importProcessor(deps: ImportJobDeps) {
     };
     // BullMQ counts the job's activations: on the first, no earlier pass queued a chunk or stored
     // outcomes, so the pass may sync its file's one chunk itself (a replay queues it as before).
-    const first = !data.read && job.attemptsStarted <= 1;
+    // Not a database feed's: its range read is kept in the job before its chunks sync, so a worker
+    // dying in a chunk leaves a replayed chunk, not a replayed read (which stores no position).
+    const first = !data.read && database === undefined && job.attemptsStarted <= 1;
     const port = fleetPort(job, { ...data, feed, database: database !== undefined, first }, deps, logger);
     const runDeps: RunDeps = {
       logger,
