@@ -191,7 +191,10 @@ export function importProcessor(deps: ImportJobDeps) {
         // A first pass that queued no chunk has no children to wait for: it finishes the run now.
         const children = !first || port.queued() > 0;
         if (children && token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-        const meta = await deps.store.meta(data.runId);
+        // Every chunk has settled: what the run's end asks of the run, read at once.
+        const fields = await deps.store.finishing(data.runId);
+        port.finishing(fields);
+        const { meta } = fields;
         await endRun(
           {
             ...input,

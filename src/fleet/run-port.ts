@@ -9,7 +9,7 @@ import { type ChunkJobData, queueChunk } from './chunk-job.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import type { FileRegistry } from './file-registry.js';
 import type { RedisIdentityStore } from './identity-store.js';
-import type { RedisRunStore } from './run-store.js';
+import type { RedisRunStore, RunFields } from './run-store.js';
 
 export interface FleetPortDeps {
   store: RedisRunStore;
@@ -50,6 +50,11 @@ export interface FleetRunPort extends RunPort {
   queue(chunk: Chunk): Promise<void>;
   /** How many chunks this pass queued as child jobs. */
   queued(): number;
+  /**
+   * The run's fields read at the start of its end (one HMGET): the end's first ask of each is
+   * answered from them, later asks from Redis. Taken once every chunk has settled.
+   */
+  finishing(fields: RunFields): void;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,12 +99,21 @@ export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: L
     dispatched++;
   };
   let seen = 0;
+  /** The finishing pass's read of the run, each field served once (`finishing`). */
+  let fields: Partial<RunFields> = {};
+  const first = <K extends keyof RunFields>(key: K, read: () => Promise<RunFields[K]>) => {
+    if (!(key in fields)) return read();
+    const value = fields[key] as RunFields[K];
+    delete fields[key];
+    return Promise.resolve(value);
+  };
+  const handle = store.handle(
+    runId,
+    'import',
+    meter && ((stored) => meter.recorded(feed.kind, feed.accountId, stored)),
+  );
   return {
-    run: store.handle(
-      runId,
-      'import',
-      meter && ((stored) => meter.recorded(feed.kind, feed.accountId, stored)),
-    ),
+    run: { ...handle, stopReason: () => first('stop', handle.stopReason) },
     dispatch: async (chunk) => {
       // A replayed import (its worker died) skips chunks whose outcomes are already stored. Asked
       // on a first pass too: a pass whose lock was lost while it ran goes on beside its replay.
@@ -120,9 +134,12 @@ export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: L
     },
     queue,
     queued: () => dispatched,
+    finishing: (read) => {
+      fields = { ...read };
+    },
     // The run's chunks store these before their first write (chunk-job.ts), on any worker.
     expectWrites: async (settings) => identity?.expectWrites(runId, settings),
-    storedSummary: () => store.summary(runId),
+    storedSummary: () => first('summary', () => store.summary(runId)),
     // One pass over the stored outcomes: the tally and the lines owed a retry.
     settled: async () => {
       const tally = new RunTally();
@@ -136,9 +153,9 @@ export function fleetPort(job: Job, of: FleetRun, deps: FleetPortDeps, logger: L
       }
       return { tally, failedLines };
     },
-    wouldSendCount: () => store.wouldSendCount(runId),
+    wouldSendCount: () => first('wouldSend', () => store.wouldSendCount(runId)),
     storeSummary: (summary) => store.finish(summary),
-    alertsOwed: async () => !(await store.judged(runId)),
+    alertsOwed: async () => !(await first('judged', () => store.judged(runId))),
     alertsJudged: () => store.noteJudged(runId),
     // A file owed a retry run stays where it is until the last retry: that run reads it again.
     retryOwed: async (summary, failedLines) => {
