@@ -6,10 +6,10 @@ import { parsePayload } from '../../jobs/job.js';
 import { SyncChunkHeader, syncChunkJob } from '../../jobs/sync-chunk.js';
 import { type FleetGate, tenantKey } from '../gate/gate.js';
 import type { Chunk } from '../sync/chunk.js';
-import { storeBeforeFirstWrite } from '../sync/identity/check.js';
 import { type SyncMeter, stopwatch } from '../sync/meter.js';
 import type { SyncClient } from '../sync/ports.js';
 import type { Clock } from '../time/clock.js';
+import { syncFleetChunk } from './chunk-execution.js';
 import type { ChunkRecordStore } from './chunk-records.js';
 import { RedisCreateClaims } from './create-claims.js';
 import type { RedisIdentityStore } from './identity-store.js';
@@ -109,30 +109,11 @@ export function chunkProcessor(deps: ChunkJobDeps) {
       await gate.removeWaiter(tenant, jobId);
       const chunk = await loadRecords(jobId, header);
       if (!chunk) return { outcomes: 0 };
-      const { meter, identity } = deps;
-      const handle = deps.store.handle(
-        chunk.runId,
-        `chunk:${chunk.seq}`,
-        meter && ((stored) => meter.recorded(chunk.kind, chunk.accountId, stored)),
-      );
-      const run = identity
-        ? {
-            ...handle,
-            beforeWrite: storeBeforeFirstWrite(() => identity.storeForRun(chunk.runId, chunk.feed)),
-          }
-        : handle;
-      const outcomes = await syncChunkJob.run(chunk, {
-        run,
-        client: deps.client,
-        clock: deps.clock,
+      const outcomes = await syncFleetChunk(chunk, deps, {
         logger,
-        // The shared client's lines (retries, alerts) then carry the chunk's bindings too.
-        logContext: bindings,
+        bindings,
         elapsed,
-        meter,
-        // Creates of one (account, externalId) are serialised fleet-wide (docs/once-only.md).
         claims: new RedisCreateClaims(deps.redis, deps.keys),
-        ...(deps.signal ? { signal: deps.signal } : {}),
         takeOver: async () => {
           if (!deps.signal?.aborted) return undefined;
           // The worker aborted the chunk's requests (worker.ts). Failed records would complete the

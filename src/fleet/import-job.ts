@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { ImportFilePayload } from '../../jobs/import-file.js';
 import type { Feed } from '../config/feed.js';
 import type { LoadedFeed } from '../config/load-feed.js';
+import type { FleetGate } from '../gate/gate.js';
 import { withLogContext } from '../logging/log-context.js';
 import { databaseForRun } from '../sources/database/database-for-run.js';
 import { type DatabaseSourceOf, fileSourceOf, isDatabaseSource } from '../sources/formats/registry.js';
@@ -17,8 +18,9 @@ import { runAccount } from '../sync/run/open-run.js';
 import { ReadResult } from '../sync/run/read-run.js';
 import { endRun, type RunDeps, readRun } from '../sync/run/run.js';
 import { checkExportOf, JobRefused, resolveFeedRef } from './feed-ref.js';
+import { syncOwnChunk } from './own-chunk.js';
 import { endedIfRefused } from './refused-run.js';
-import { type FleetPortDeps, fleetPort } from './run-port.js';
+import { type FleetPortDeps, type FleetRunPort, fleetPort } from './run-port.js';
 import { refusedUnlessValid, releaseToAnotherWorker } from './worker-steps.js';
 
 /**
@@ -84,6 +86,11 @@ export interface ImportJobDeps extends FleetPortDeps {
   cursor?: CursorStore;
   /** Database feeds: how their database is opened (the reading side's openDatabase). */
   openDatabase?: OpenDatabase;
+  /**
+   * The tenant slots: with them, a file of one chunk is synced by its import job itself when a
+   * slot is free (own-chunk.ts); without, every chunk is a child job.
+   */
+  gate?: FleetGate;
 }
 
 /**
@@ -138,7 +145,12 @@ export function importProcessor(deps: ImportJobDeps) {
       ...(wanted ? { lines: () => wanted } : {}),
       ...(identity ? { identity: { store: identity, accept: data.acceptNewIdentity === true } } : {}),
     };
-    const port = fleetPort(job, { ...data, feed, database: database !== undefined }, deps, logger);
+    // BullMQ counts the job's activations: on the first, no earlier pass queued a chunk or stored
+    // outcomes, so the pass may sync its file's one chunk itself (a replay queues it as before).
+    // Not a database feed's: its range read is kept in the job before its chunks sync, so a worker
+    // dying in a chunk leaves a replayed chunk, not a replayed read (which stores no position).
+    const first = !data.read && database === undefined && job.attemptsStarted <= 1;
+    const port = fleetPort(job, { ...data, feed, database: database !== undefined, first }, deps, logger);
     const runDeps: RunDeps = {
       logger,
       now: Date.now,
@@ -162,6 +174,7 @@ export function importProcessor(deps: ImportJobDeps) {
             const run = reading ? { ...input, database: reading } : input;
             const [file] = (await readRun(run, port, runDeps)).files;
             if (!file) throw new Error(`the import of ${data.file} read no file`);
+            await ownChunkOrQueued(port, feed, deps, { logger, bindings });
             read = { ...file.read, accountId: feed.accountId };
           } finally {
             await reading?.database.close();
@@ -175,8 +188,13 @@ export function importProcessor(deps: ImportJobDeps) {
           }
           await job.updateData({ ...job.data, read });
         }
-        if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-        const meta = await deps.store.meta(data.runId);
+        // A first pass that queued no chunk has no children to wait for: it finishes the run now.
+        const children = !first || port.queued() > 0;
+        if (children && token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
+        // Every chunk has settled: what the run's end asks of the run, read at once.
+        const fields = await deps.store.finishing(data.runId);
+        port.finishing(fields);
+        const { meta } = fields;
         await endRun(
           {
             ...input,
@@ -201,6 +219,41 @@ export function importProcessor(deps: ImportJobDeps) {
       }
     });
   };
+}
+
+/**
+ * The chunk the port held back (the first pass's only chunk, once the file is read): synced here
+ * with a free tenant slot (own-chunk.ts), else queued as a child job like any other.
+ */
+async function ownChunkOrQueued(
+  port: FleetRunPort,
+  feed: Feed,
+  deps: ImportJobDeps,
+  own: { logger: Logger; bindings: Record<string, string | number> },
+): Promise<void> {
+  const chunk = port.takeHeld();
+  if (!chunk) return;
+  const { gate } = deps;
+  const context = deps.chunkContext(feed, own.logger);
+  const synced =
+    gate !== undefined &&
+    context.claims !== undefined &&
+    (await syncOwnChunk(
+      chunk,
+      feed.concurrency,
+      {
+        gate,
+        chunkJob: (id) => deps.chunks.getJob(id),
+        client: context.client,
+        clock: context.clock,
+        store: deps.store,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.meter ? { meter: deps.meter } : {}),
+        ...(deps.identity ? { identity: deps.identity } : {}),
+      },
+      { ...own, claims: context.claims },
+    ));
+  if (!synced) await port.queue(chunk);
 }
 
 /** A database feed's reading pass: its database opened, and the position it reads after. */

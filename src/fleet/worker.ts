@@ -112,6 +112,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       ...(deps.target ? { target: deps.target } : {}),
       cursor: new RedisCursorStore(deps.connection, deps.keys),
       ...(deps.openDatabase ? { openDatabase: deps.openDatabase } : {}),
+      // A file of one chunk is synced by its import job when its tenant has a slot free.
+      gate: deps.gate,
     }),
     { ...common, concurrency: Math.max(2, Math.ceil(deps.concurrency / 2)) },
   );

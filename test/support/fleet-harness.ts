@@ -30,6 +30,7 @@ import { FaultConfig, type FaultConfigInput } from '../../src/sandbox/faults-con
 import type { SandboxRequestEvent } from '../../src/sandbox/runtime.js';
 import { type SandboxHandle, startSandbox } from '../../src/sandbox/server.js';
 import type { RunAlerts } from '../../src/sync/alerts.js';
+import type { SyncMeter } from '../../src/sync/meter.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import type { RunSummary } from '../../src/sync/report/summary.js';
 import type { OpenDatabase } from '../../src/sync/run/database-run.js';
@@ -95,6 +96,8 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       beforeRequest?: (start: RequestStart) => Promise<void>;
       /** Database feeds: how the worker opens their database (a test double of the reading). */
       openDatabase?: OpenDatabase;
+      /** Hears stored outcomes and synced chunks (instead of `metrics`' meter): a test's probe. */
+      meter?: SyncMeter;
     } = {},
   ): RunningWorker {
     const log = options.logger ?? logger;
@@ -163,6 +166,7 @@ export function fleetHarness(redis: TestRedis, sandbox: SandboxHandle, overrides
       slotWaitMs: 500,
       ...(options.alerts ? { alerts: options.alerts } : {}),
       ...(options.metrics ? { meter: syncMeter(options.metrics) } : {}),
+      ...(options.meter ? { meter: options.meter } : {}),
       ...(options.openDatabase ? { openDatabase: options.openDatabase } : {}),
     });
     let closed = false;
