@@ -30,20 +30,26 @@ export function jsonBytes(value: unknown): Buffer {
     }
     first = false;
   }
-  return Buffer.from(scratch.subarray(0, put('}', at)));
+  // The end first: a put may replace `scratch` (grown), and `scratch.subarray(...)` would read
+  // the old one before evaluating its argument.
+  const end = put('}', at);
+  return Buffer.from(scratch.subarray(0, end));
 }
 
 /** Writes an array's JSON at `at` in the scratch buffer, a slice at a time; the bytes up to its end. */
 function arrayBytes(items: readonly unknown[], at: number): Buffer {
-  if (typeof (items as { toJSON?: unknown }).toJSON === 'function')
-    return scratch.subarray(0, put(JSON.stringify(items), at));
+  if (typeof (items as { toJSON?: unknown }).toJSON === 'function') {
+    const end = put(JSON.stringify(items), at);
+    return scratch.subarray(0, end);
+  }
   let end = put('[', at);
   for (let from = 0; from < items.length; from += SLICE) {
     const text = JSON.stringify(items.slice(from, from + SLICE));
     // "[a,b]" without its brackets, after a comma from the second slice on.
     end = put(from === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`, end);
   }
-  return scratch.subarray(0, put(']', end));
+  end = put(']', end);
+  return scratch.subarray(0, end);
 }
 
 /** Writes `text` at `at`, growing the scratch buffer when it might not fit; the offset after it. */
