@@ -2,7 +2,7 @@ import type { MappedRecord } from '../sources/record.js';
 import type { RecordOutcome } from '../sync/outcome.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
-import { type FirstSeen, runKey, SeenIds } from '../sync/seen-ids.js';
+import { type FirstSeen, SeenIds } from '../sync/seen-ids.js';
 
 /** Hears each outcome the import reports and each record it would send, in file order. */
 export interface CheckListener {
@@ -56,6 +56,6 @@ export class CheckRun implements RunHandle {
   }
 
   async claimExternalIds(kind: string, records: readonly MappedRecord[]): Promise<(FirstSeen | undefined)[]> {
-    return records.map((record) => this.#seen.claim(runKey(kind, record), record));
+    return records.map((record) => this.#seen.claimRun(kind, record));
   }
 }

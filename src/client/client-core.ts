@@ -19,6 +19,7 @@ import type {
   RuntimeCallOptions,
 } from './call-types.js';
 import type { ClientHooks } from './hooks.js';
+import { jsonBytes } from './json-body.js';
 import { checkRequestLimits } from './limits.js';
 import { iteratePages } from './pagination.js';
 import { buildUrl } from './request.js';
@@ -153,7 +154,7 @@ export class PartnerClientCore {
       accountId,
       url: buildUrl(this.#baseUrl, spec.path, options.params, options.query),
       // Not zod-validated: the sync engine has validated each record and reports per record.
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : jsonBytes(options.body),
       signal: options.signal,
       idempotent,
       retryWrites: options.retryWrites ?? false,

@@ -35,7 +35,8 @@ export interface Exchange {
   spec: OperationSpec;
   accountId: number | undefined;
   url: URL;
-  body: string | undefined;
+  /** The JSON body's UTF-8 bytes (jsonBytes), encoded once for every attempt. */
+  body: Uint8Array | undefined;
   signal: AbortSignal | undefined;
   /** isIdempotent(spec): a read that may be resent after an unknown outcome. */
   idempotent: boolean;

@@ -32,7 +32,7 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: URL;
   headers: Record<string, string>;
-  body?: string | undefined;
+  body?: string | Uint8Array | undefined;
   signal?: AbortSignal | undefined;
 }
 

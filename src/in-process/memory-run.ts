@@ -6,7 +6,7 @@ import type { RunSummary } from '../sync/report/summary.js';
 import { RunTally } from '../sync/report/summary.js';
 import type { KeptRun } from '../sync/run/run-port.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
-import { type FirstSeen, runKey, SeenIds } from '../sync/seen-ids.js';
+import { type FirstSeen, SeenIds } from '../sync/seen-ids.js';
 
 /** Hears what the run has done: records settled (the report), bytes of the exports read. */
 export type ProgressListener = (delta: { records: number; bytes: number }) => void;
@@ -76,7 +76,7 @@ export class MemoryRun implements RunHandle {
   }
 
   async claimExternalIds(kind: string, records: readonly MappedRecord[]): Promise<(FirstSeen | undefined)[]> {
-    return records.map((record) => this.seen.claim(runKey(kind, record), record));
+    return records.map((record) => this.seen.claimRun(kind, record));
   }
 
   async wouldSend(records: readonly MappedRecord[]): Promise<void> {

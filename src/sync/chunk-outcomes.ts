@@ -28,7 +28,13 @@ export class ChunkOutcomes<R extends MappedRecord> {
   }
 
   list(): RecordOutcome[] {
-    return this.records.flatMap((record) => this.#settled.get(record) ?? []);
+    // A loop, not flatMap: every record of a run passes here (flatMap showed in the sync's profile).
+    const list: RecordOutcome[] = [];
+    for (const record of this.records) {
+      const outcome = this.#settled.get(record);
+      if (outcome) list.push(outcome);
+    }
+    return list;
   }
 }
 

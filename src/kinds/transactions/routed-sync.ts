@@ -43,6 +43,10 @@ export async function syncTransactionsByTarget(
       resolved.push({ records: group.records, to: error });
     }
   }
+  // One target (every record of a feed with one bank account): the group is the chunk, in its order.
+  const [only] = resolved;
+  if (resolved.length === 1 && only && typeof only.to === 'number')
+    return syncTransactionsChunk(only.records, only.to, ctx);
   const outcomes = new Map<TxRecord, RecordOutcome>();
   for (const { records: group, to } of resolved) {
     const settled =
@@ -57,5 +61,10 @@ export async function syncTransactionsByTarget(
       if (outcome) outcomes.set(record, outcome);
     });
   }
-  return records.flatMap((record) => outcomes.get(record) ?? []);
+  const list: RecordOutcome[] = [];
+  for (const record of records) {
+    const outcome = outcomes.get(record);
+    if (outcome) list.push(outcome);
+  }
+  return list;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MappedRecord } from '../../../src/sources/record.js';
-import { contentHash, keyHashes, runKey, SeenIds } from '../../../src/sync/seen-ids.js';
+import { contentHash, keyHashes, runKey, runKeyHashes, SeenIds } from '../../../src/sync/seen-ids.js';
 
 const record = (externalId: string, file: string, line: number, amount = 1): MappedRecord => ({
   file,
@@ -38,6 +38,22 @@ describe('SeenIds (run-wide first sightings, compact hashes)', () => {
     expect(seen.claim('k', r)).toBeUndefined();
     expect(seen.claim('k', r)).toBeUndefined();
     expect(seen.claim('k', record('X', 'a.csv', 6))).toMatchObject({ line: 5, sameContent: true });
+  });
+
+  it('hashes a run key without building it to the same values (the fleet keeps them in Redis)', () => {
+    const routed = { ...record('BU-1', 'a.camt', 3), route: { account: 'DE31500105175400001000' } };
+    for (const r of [
+      record('BU-00001001', 'a.csv', 2),
+      record('Ü € 😀', 'a.csv', 3),
+      record('', 'a.csv', 4),
+      routed,
+    ])
+      for (const kind of ['transactions', 'invoices'])
+        expect(runKeyHashes(kind, r)).toEqual(keyHashes(runKey(kind, r)));
+    const seen = new SeenIds();
+    expect(seen.claimRun('transactions', routed)).toBeUndefined();
+    expect(seen.claim(runKey('transactions', routed), { ...routed, line: 9 })).toMatchObject({ line: 3 });
+    expect(seen.claimRun('invoices', routed)).toBeUndefined();
   });
 
   it('hashes are unsigned 32-bit values, the second never 0 (it marks a used slot)', () => {
