@@ -23,7 +23,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json tsconfig.browser.json ./
 COPY src ./src
 COPY jobs ./jobs
-COPY bundle ./bundle
+COPY .build ./.build
 RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime

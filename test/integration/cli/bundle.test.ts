@@ -69,7 +69,7 @@ describe.skipIf(!built)('the built CLI (a bundle)', () => {
     }
   });
 
-  it("holds none of zod's locales (bundle/zod.js names the values the sources use)", () => {
+  it("holds none of zod's locales (.build/zod.js names the values the sources use)", () => {
     // esbuild names each bundled module in a comment: zod's English messages stay, no other locale.
     const bundled = bundleFiles().flatMap((file) => [
       ...readFileSync(file, 'utf8').matchAll(/zod\/v4\/locales\/[\w-]+/g),

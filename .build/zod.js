@@ -1,4 +1,4 @@
-// What the CLI bundle resolves `zod` to (package.json "bundle": `--alias:zod=./bundle/zod.js`): the
+// What the CLI bundle resolves `zod` to (package.json "bundle": `--alias:zod=./.build/zod.js`): the
 // values erp-bridge's sources use, named one by one. Zod's `z` is a namespace that also holds every
 // locale (~370 kB of the ~790 kB zod chunk); esbuild keeps a whole namespace object when chunks
 // share it, so every command that loaded zod parsed them all. Named here, esbuild keeps only these
