@@ -127,4 +127,11 @@ describe('sync --report-format', () => {
     expect(feed.stderr).toContain('report.format');
     expect(feed.stderr).toMatch(/csv.*excel.*excel-csv/);
   }, 60_000);
+
+  it('report --format excel refuses to write a workbook without --output (exit 2), before asking Redis', async () => {
+    const ran = await runCli(['report', 'some-run', '--format', 'excel'], {});
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--format excel needs --output <file>.xlsx');
+    expect(ran.stdout).toBe('');
+  });
 });
