@@ -78,6 +78,8 @@ export class XlsxWriter {
   private sheets = 0;
   private rowsInSheet = 0;
   private piece = '';
+  /** Each column's letters, named once rather than per cell. */
+  private readonly letters: readonly string[];
 
   constructor(
     path: string,
@@ -85,6 +87,7 @@ export class XlsxWriter {
     private readonly sheetName: string,
     private readonly maxRows = EXCEL_MAX_DATA_ROWS,
   ) {
+    this.letters = columns.map((_, i) => columnLetters(i));
     this.file = createWriteStream(path);
     this.zip.outputStream.pipe(this.file);
   }
@@ -151,7 +154,7 @@ export class XlsxWriter {
     for (let i = 0; i < this.columns.length; i++) {
       const value = cells[i];
       if (value === undefined || value === '') continue;
-      const ref = `${columnLetters(i)}${row}`;
+      const ref = `${this.letters[i]}${row}`;
       const text = String(value);
       xml +=
         this.columns[i]?.type === 'number' && exactAsNumber(text)
