@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import type { RecordOutcome } from '../sync/outcome.js';
 import { excelCsvHeader, outcomeExcelCsvLine } from './excel-csv.js';
-import { closeStream, write } from './stream-write.js';
+import { closeStream, failureOf, write } from './stream-write.js';
 
 /**
  * The report formats beside outcomes.csv and outcomes.ndjson (src/config/report-format.ts names
@@ -66,8 +66,9 @@ export async function writeExtraReport(
       await writeOutcomesXlsx(part, outcomesOfNdjson(ndjson), runId);
     } else {
       const out = createWriteStream(part);
-      await writeOutcomesExcelCsv(out, outcomesOfNdjson(ndjson), runId, columns);
-      await closeStream(out);
+      const failure = failureOf(out);
+      await Promise.race([writeOutcomesExcelCsv(out, outcomesOfNdjson(ndjson), runId, columns), failure]);
+      await Promise.race([closeStream(out), failure]);
     }
     await rename(part, path);
   } catch (error) {

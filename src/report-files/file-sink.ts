@@ -132,10 +132,14 @@ export class FileReportSink implements ReportSink {
 
   async finish(summary: RunSummary): Promise<void> {
     await this.ordered.finish();
-    // From the finished outcomes.ndjson, so outcomes.csv and .ndjson are written as without it.
-    if (this.extra)
-      await writeExtraReport(this.extra, this.files.dir, this.files.ndjson, this.runId, OUTCOME_COLUMNS);
-    // Atomic, so a summary.json that exists is whole even when the process is killed mid-write.
-    await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+    try {
+      // From the finished outcomes.ndjson, so outcomes.csv and .ndjson are written as without it.
+      if (this.extra)
+        await writeExtraReport(this.extra, this.files.dir, this.files.ndjson, this.runId, OUTCOME_COLUMNS);
+    } finally {
+      // Even when the extra report failed (its error goes on): the run's summary is never lost to it.
+      // Atomic, so a summary.json that exists is whole even when the process is killed mid-write.
+      await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+    }
   }
 }

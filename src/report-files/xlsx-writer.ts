@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
-import { closeStream, write } from './stream-write.js';
+import { closeStream, failureOf, write } from './stream-write.js';
 
 /**
  * A streaming xlsx writer: each sheet's XML goes through yazl (a zip writer that deflates an entry
@@ -80,6 +80,8 @@ export class XlsxWriter {
   private piece = '';
   /** Each column's letters, named once rather than per cell. */
   private readonly letters: readonly string[];
+  /** Rejects when the file cannot be opened or written: every wait races it. */
+  private readonly failure: Promise<never>;
 
   constructor(
     path: string,
@@ -89,6 +91,7 @@ export class XlsxWriter {
   ) {
     this.letters = columns.map((_, i) => columnLetters(i));
     this.file = createWriteStream(path);
+    this.failure = failureOf(this.file);
     this.zip.outputStream.pipe(this.file);
   }
 
@@ -116,7 +119,7 @@ export class XlsxWriter {
     this.zip.addBuffer(Buffer.from(workbookRels(sheets)), 'xl/_rels/workbook.xml.rels');
     this.zip.addBuffer(Buffer.from(STYLES), 'xl/styles.xml');
     this.zip.end();
-    await finished(this.file);
+    await Promise.race([finished(this.file), this.failure]);
   }
 
   private async newSheet(): Promise<void> {
@@ -140,13 +143,13 @@ export class XlsxWriter {
     const sheet = this.sheet as PassThrough;
     this.piece += '</sheetData></worksheet>';
     await this.flush();
-    await closeStream(sheet);
+    await Promise.race([closeStream(sheet), this.failure]);
   }
 
   private async flush(): Promise<void> {
     const piece = this.piece;
     this.piece = '';
-    await write(this.sheet as PassThrough, piece);
+    await Promise.race([write(this.sheet as PassThrough, piece), this.failure]);
   }
 
   private rowXml(row: number, cells: readonly (string | number | undefined)[]): string {
