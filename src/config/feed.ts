@@ -11,6 +11,7 @@ import { ACCOUNT_FIELD } from '../sources/field-spec.js';
 import { defaultMappingOf, routeCellsOf, Source } from '../sources/formats/registry.js';
 import { RowFilter } from '../sources/row-filter.js';
 import { PARTNER_SCOPE } from './partner-scope.js';
+import { ReportSettings } from './report-format.js';
 import { WRITE_MODES } from './write-mode.js';
 
 /** The feed's `source`: its keys depend on `source.format` (src/sources/formats/registry.ts). */
@@ -61,6 +62,8 @@ const TAIL_KEYS = {
   concurrency: z.int().min(1).max(64).default(2),
   /** How IDs are derived for records without a source ID (docs/identity.md); 1 keeps pre-2026-11 IDs. */
   identityScheme: z.literal([1, 2]).default(2),
+  /** What the run's report folder holds besides outcomes.csv/.ndjson (report-format.ts); flag and env win. */
+  report: ReportSettings.optional(),
 };
 /** The generic keys' schema type (the schema itself is FeedKeys). */
 type GenericKeys = ReturnType<typeof z.strictObject<typeof HEAD_KEYS & typeof TAIL_KEYS>>;

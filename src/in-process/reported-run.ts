@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import type { Feed } from '../config/feed.js';
+import type { ReportFormat } from '../config/report-format.js';
 import { FileReportSink, type ReportFiles } from '../report-files/file-sink.js';
 import { closeStream, write } from '../report-files/stream-write.js';
 import type { SyncMeter } from '../sync/meter.js';
@@ -10,9 +11,11 @@ export async function reportedRun(
   runId: string,
   feed: Feed,
   dryRun: boolean,
-  deps: { reportDir: string; onProgress?: ProgressListener; meter?: SyncMeter },
+  deps: { reportDir: string; reportFormat?: ReportFormat; onProgress?: ProgressListener; meter?: SyncMeter },
 ): Promise<{ run: MemoryRun; files: ReportFiles; close(): Promise<void> }> {
-  const sink = await FileReportSink.create(deps.reportDir, runId);
+  // The flag or environment's format, else the feed's: csv writes outcomes.csv/.ndjson only.
+  const format = deps.reportFormat ?? feed.report?.format ?? 'csv';
+  const sink = await FileReportSink.create(deps.reportDir, runId, format === 'csv' ? undefined : format);
   const { meter } = deps;
   const wouldSendFile = dryRun ? createWriteStream(`${sink.files.dir}/would-send.ndjson`) : undefined;
   const run = new MemoryRun(

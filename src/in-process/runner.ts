@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LoadedFeed } from '../config/load-feed.js';
+import type { ReportFormat } from '../config/report-format.js';
 import type { ReportFiles } from '../report-files/file-sink.js';
 import { nameOf } from '../sources/locations/export-file.js';
 import type { Location } from '../sources/locations/location.js';
@@ -20,6 +21,8 @@ import { type MemoryPortDeps, memoryPort } from './run-port.js';
 export interface RunnerDeps extends MemoryPortDeps {
   logger: Logger;
   reportDir: string;
+  /** `--report-format` or ERP_BRIDGE_REPORT_FORMAT: wins over each feed's `report.format`. */
+  reportFormat?: ReportFormat;
   /** Judges the finished run and notifies when its feed's health changes. */
   alerts?: RunAlerts;
   /** Where the feeds' identity settings are kept, and `--accept-new-identity`; without it, no check. */

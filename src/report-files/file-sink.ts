@@ -5,6 +5,7 @@ import type { ReportSink } from '../sync/report/sink.js';
 import type { RunSummary } from '../sync/report/summary.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { csvLine } from './csv.js';
+import { type ExtraReport, writeExtraReport } from './extra-report.js';
 import { type LineFormat, OrderedLines } from './ordered-lines.js';
 
 export const OUTCOME_COLUMNS = [
@@ -109,9 +110,12 @@ export class FileReportSink implements ReportSink {
   private constructor(
     readonly files: ReportFiles,
     private readonly ordered: OrderedLines,
+    private readonly runId: string,
+    private readonly extra: ExtraReport | undefined,
   ) {}
 
-  static async create(reportDir: string, runId: string): Promise<FileReportSink> {
+  /** `extra`: the outcomes also as a workbook or a German-Excel CSV (extra-report.ts). */
+  static async create(reportDir: string, runId: string, extra?: ExtraReport): Promise<FileReportSink> {
     const files = reportFiles(reportDir, runId);
     await mkdir(files.dir, { recursive: true });
     const ordered = new OrderedLines(
@@ -119,7 +123,7 @@ export class FileReportSink implements ReportSink {
       outcomeLines(runId),
       join(files.dir, '.outcomes.spill'),
     );
-    return new FileReportSink(files, ordered);
+    return new FileReportSink(files, ordered, runId, extra);
   }
 
   async record(outcomes: readonly RecordOutcome[]): Promise<void> {
@@ -128,7 +132,14 @@ export class FileReportSink implements ReportSink {
 
   async finish(summary: RunSummary): Promise<void> {
     await this.ordered.finish();
-    // Atomic, so a summary.json that exists is whole even when the process is killed mid-write.
-    await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+    try {
+      // From the finished outcomes.ndjson, so outcomes.csv and .ndjson are written as without it.
+      if (this.extra)
+        await writeExtraReport(this.extra, this.files.dir, this.files.ndjson, this.runId, OUTCOME_COLUMNS);
+    } finally {
+      // Even when the extra report failed (its error goes on): the run's summary is never lost to it.
+      // Atomic, so a summary.json that exists is whole even when the process is killed mid-write.
+      await writeFileAtomic(this.files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+    }
   }
 }

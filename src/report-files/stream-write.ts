@@ -14,3 +14,14 @@ export async function closeStream(stream: Writable): Promise<void> {
     stream.end(resolve);
   });
 }
+
+/**
+ * A promise that rejects with the stream's first error and never resolves: raced with writes, so
+ * a file that cannot be opened or written fails them instead of leaving them waiting for 'drain'.
+ */
+export function failureOf(stream: Writable): Promise<never> {
+  const failure = new Promise<never>((_, reject) => stream.once('error', reject));
+  // Observed by whoever races it; unraced (no error came), it must not count as unhandled.
+  failure.catch(() => undefined);
+  return failure;
+}

@@ -20,8 +20,11 @@ export function registerReportCommand(program: Command): void {
     )
     .argument('<runId>', 'a run id from erp-bridge runs, or a reconcile id from erp-bridge reconcile --fleet')
     .addOption(
-      new Option('--format <format>', 'csv, json or ndjson')
-        .choices(['csv', 'json', 'ndjson'])
+      new Option(
+        '--format <format>',
+        'csv, json, ndjson, excel-csv (a CSV for German Excel) or excel (a workbook: needs --output)',
+      )
+        .choices(['csv', 'json', 'ndjson', 'excel-csv', 'excel'])
         .default('csv'),
     )
     .option('--output <file>', 'write to this file instead of stdout')

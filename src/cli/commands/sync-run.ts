@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { ConfigError } from '../../config/errors.js';
 import { loadFeedFiles } from '../../config/load-feed.js';
 import { loadPartnerConfig, PartnerConfigError } from '../../config/partner-env.js';
+import { type ReportFormat, reportFormatOverride } from '../../config/report-format.js';
 import { shutdownGraceMs } from '../../fleet/fleet-config.js';
 import { MemoryGate } from '../../gate/memory-gate.js';
 import { FileCursorStore } from '../../in-process/cursor-file-store.js';
@@ -28,6 +29,7 @@ export interface SyncFlags {
   dryRun: boolean;
   sandbox: boolean;
   reportDir: string;
+  reportFormat?: string;
   logFormat?: LogFormat;
   logLevel: string;
   progress: boolean;
@@ -48,7 +50,9 @@ export async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitC
   let feeds: Awaited<ReturnType<typeof loadFeedFiles>>;
   let alertConfig: ReturnType<typeof loadAlertConfig>;
   let graceMs: number;
+  let reportFormat: ReportFormat | undefined;
   try {
+    reportFormat = reportFormatOverride(flags.reportFormat, process.env);
     // The target first, before any file is read: without --sandbox the service's settings must be
     // complete (every missing or invalid variable named), never a silent fall-back to a sandbox.
     if (!flags.sandbox) loadPartnerConfig(process.env);
@@ -138,6 +142,7 @@ export async function sync(feedFiles: string[], flags: SyncFlags): Promise<ExitC
         logger,
         gate,
         reportDir: flags.reportDir,
+        ...(reportFormat ? { reportFormat } : {}),
         signal: abort.signal,
         interrupt: interrupt.signal,
         target: service.target,

@@ -12,6 +12,10 @@ export function registerSyncCommand(program: Command): void {
     .option('--dry-run', 'validate and map without writing; report what would be sent', false)
     .option('--sandbox', 'sync into an embedded sandbox instead of the service (PARTNER_* ignored)', false)
     .option('--report-dir <dir>', 'where each run writes its report folder', './reports')
+    .option(
+      '--report-format <format>',
+      "csv (outcomes.csv/.ndjson only), excel (also outcomes.xlsx) or excel-csv (also outcomes.excel.csv for German Excel); over ERP_BRIDGE_REPORT_FORMAT and the feeds' report.format",
+    )
     .addOption(logFormatOption())
     .addOption(logLevelOption())
     .option('--no-progress', 'no progress bar even on a TTY')

@@ -1,6 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { OUTCOME_COLUMNS } from '../../../src/report-files/file-sink.js';
+import { readSourceBytes, Source } from '../../../src/sources/formats/registry.js';
+import { openBytes } from '../../../src/sources/raw-file.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import {
   answered,
@@ -102,11 +107,14 @@ describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     expect(summary.counts).toMatchObject({ created: 0, skipped: 1_500, failed: 0, rejected: 0 });
     expect(world.transactions()).toHaveLength(before);
 
-    const [runs, report, problems, skipped] = await Promise.all([
+    const workbook = join(mkdtempSync(join(tmpdir(), 'erp-bridge-mp-report-')), 'run.xlsx');
+    const [runs, report, problems, skipped, german, excel] = await Promise.all([
       cli.run(['runs', '--feed', 'mp-reimport'], env),
       cli.run(['report', String(againId), '--format', 'csv'], env),
       cli.run(['report', String(againId), '--format', 'ndjson', '--outcome', 'rejected,failed'], env),
       cli.run(['report', String(againId), '--format', 'ndjson', '--outcome', 'skipped'], env),
+      cli.run(['report', String(againId), '--format', 'excel-csv'], env),
+      cli.run(['report', String(againId), '--format', 'excel', '--output', workbook], env),
     ]);
     expect(runs.code, runs.describe()).toBe(0);
     const listed = runs.stdout.trim().split('\n');
@@ -140,6 +148,19 @@ describe('worker processes', { timeout: SLOW_MACHINE_TIMEOUT_MS }, () => {
     const lines = skipped.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1_500);
     expect(lines.every((line) => (JSON.parse(line) as { outcome: string }).outcome === 'skipped')).toBe(true);
+
+    // The same lines for German Excel (';', BOM, CRLF) and as a workbook, in the same order.
+    expect(german.code, german.describe()).toBe(0);
+    const germanLines = german.stdout.split('\r\n').filter(Boolean);
+    expect(germanLines[0]).toBe('\uFEFFfile;line;externalId;outcome;serviceId;code;message;amount;runId;key');
+    expect(germanLines.slice(1).map((line) => Number(line.split(';')[lineColumn]))).toEqual(reportedLines);
+    expect(excel.code, excel.describe()).toBe(0);
+    const source = Source.parse({ format: 'xlsx', path: 'x.xlsx' });
+    const reading = readSourceBytes('xlsx', source, workbook, openBytes(workbook).input);
+    const rowLines: number[] = [];
+    for await (const batch of reading.batches)
+      for (const item of batch) if (item.kind === 'row') rowLines.push(Number(item.row.cell('line')));
+    expect(rowLines).toEqual(reportedLines);
   });
 });
 
