@@ -41,7 +41,7 @@ const FOLDER_IMPORTS = {
   ],
   client: ['contract', 'logging', 'time'],
   config: ['kinds/registry', 'sources'],
-  console: ['config', 'ops', 'report-files'],
+  console: ['report-files'],
   contract: [],
   embed: ['client', 'config', 'contract'],
   fleet: ['config', 'gate', 'in-process', 'jobs', 'logging', 'report-files', 'sources', 'sync', 'time'],

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import * as z from 'zod';
-import { type AdminCredentials, AUTH_REALM, authorized } from '../ops/admin-auth.js';
 import { csvLine } from '../report-files/csv.js';
 import { CONSOLE_HEADERS, CONSOLE_METHODS } from './console-headers.js';
 import type { ConsoleSource } from './console-source.js';
@@ -14,9 +13,20 @@ import { defaultDir, overviewPage, SORTS } from './pages/overview-page.js';
 import { reconcilePage } from './pages/reconcile-page.js';
 import { damagedPage, runPage } from './pages/run-page.js';
 
+/**
+ * Who may read the console: the server's credential check (the admin server's, src/ops/admin-auth.ts,
+ * wired in by the CLI: the console imports nothing of ops, so the admin server can mount it).
+ */
+export interface ConsoleGuard {
+  /** Whether this Authorization header opens the console (true for all when no credential is set). */
+  authorized(header: string | undefined): boolean;
+  /** The WWW-Authenticate challenge of a 401. */
+  challenge: string;
+}
+
 export interface ConsoleOptions {
-  /** When set (any credential), every console request needs them, as the admin server's dashboard does. */
-  credentials?: AdminCredentials;
+  /** When set, every console request must pass it, as the admin server's dashboard's do. */
+  guard?: ConsoleGuard;
   /** Records per page of a run or reconcile. Default 50. */
   pageSize?: number;
   /** Runs a feed's history shows. Default 100. */
@@ -53,7 +63,7 @@ const notFound = (reply: FastifyReply, what: string) =>
 export function consolePlugin(source: ConsoleSource, options: ConsoleOptions = {}): FastifyPluginAsync {
   const pageSize = options.pageSize ?? 50;
   const historyRuns = options.historyRuns ?? 100;
-  const credentials = options.credentials ?? {};
+  const guard = options.guard;
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', async (request, reply) => {
       reply.headers(CONSOLE_HEADERS);
@@ -63,10 +73,10 @@ export function consolePlugin(source: ConsoleSource, options: ConsoleOptions = {
           .header('allow', 'GET, HEAD')
           .type('text/plain; charset=utf-8')
           .send('the console is read-only: GET or HEAD\n');
-      if (authorized(request.headers.authorization, credentials)) return;
+      if (!guard || guard.authorized(request.headers.authorization)) return;
       return reply
         .code(401)
-        .header('www-authenticate', AUTH_REALM)
+        .header('www-authenticate', guard.challenge)
         .type('text/plain; charset=utf-8')
         .send('the console needs the admin credentials\n');
     });

@@ -1,9 +1,16 @@
 import Fastify from 'fastify';
-import type { AdminConfig } from '../ops/admin-config.js';
-import { hostAllowed } from '../ops/admin-host.js';
 import { CONSOLE_HEADERS } from './console-headers.js';
-import { consolePlugin } from './console-plugin.js';
+import { type ConsoleGuard, consolePlugin } from './console-plugin.js';
 import type { ConsoleSource } from './console-source.js';
+
+export interface ConsoleServerConfig {
+  host: string;
+  /** 0 = any free port. */
+  port: number;
+  /** The admin server's Host check (src/ops/admin-host.ts), wired in by the CLI. */
+  hostAllowed(header: string | undefined): boolean;
+  guard?: ConsoleGuard;
+}
 
 export interface ConsoleServer {
   /** http://host:port with the port bound (--port 0 picks one). */
@@ -16,11 +23,14 @@ export interface ConsoleServer {
  * anything (a page that rebinds its name to 127.0.0.1 must not read tenants' records), the
  * console's headers on every answer, its 404s included, and the console's routes.
  */
-export async function startConsoleServer(source: ConsoleSource, config: AdminConfig): Promise<ConsoleServer> {
+export async function startConsoleServer(
+  source: ConsoleSource,
+  config: ConsoleServerConfig,
+): Promise<ConsoleServer> {
   const app = Fastify({ logger: false });
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(CONSOLE_HEADERS);
-    if (hostAllowed(request.headers.host, config)) return;
+    if (config.hostAllowed(request.headers.host)) return;
     return reply
       .code(421)
       .type('text/plain; charset=utf-8')
@@ -29,7 +39,7 @@ export async function startConsoleServer(source: ConsoleSource, config: AdminCon
       );
   });
   app.get('/', async (_request, reply) => reply.redirect('/console'));
-  await app.register(consolePlugin(source, { credentials: config.credentials }));
+  await app.register(consolePlugin(source, config.guard ? { guard: config.guard } : {}));
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,8 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { ConfigError } from '../../config/errors.js';
-import { loadConsoleConfig } from '../../console/console-config.js';
 import { startConsoleServer } from '../../console/console-server.js';
 import { ReportsConsoleSource } from '../../console/reports-console-source.js';
+import { AUTH_REALM, authorized, hasCredentials } from '../../ops/admin-auth.js';
+import { hostAllowed } from '../../ops/admin-host.js';
+import { loadConsoleConfig } from '../console-config.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 
 export interface ConsoleCommandFlags {
@@ -22,7 +24,17 @@ export async function serveConsole(flags: ConsoleCommandFlags): Promise<ExitCode
     const folder = await stat(flags.reports).catch(() => undefined);
     if (!folder?.isDirectory())
       throw new ConfigError(`--reports ${flags.reports}: no such folder (the --report-dir sync wrote to)`);
-    server = await startConsoleServer(new ReportsConsoleSource(flags.reports), config).catch(
+    const { credentials } = config;
+    const guard = hasCredentials(credentials)
+      ? { authorized: (header: string | undefined) => authorized(header, credentials), challenge: AUTH_REALM }
+      : undefined;
+    const serverConfig = {
+      host: config.host,
+      port: config.port,
+      hostAllowed: (header: string | undefined) => hostAllowed(header, config),
+      ...(guard ? { guard } : {}),
+    };
+    server = await startConsoleServer(new ReportsConsoleSource(flags.reports), serverConfig).catch(
       (error: unknown) => {
         throw new ConfigError(
           `the console cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
