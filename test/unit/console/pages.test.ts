@@ -59,6 +59,33 @@ beforeAll(async () => {
       initToken: TOKEN,
     },
   );
+  folders.run({
+    runId: 'statements-1',
+    feed: 'camt',
+    accountId: 10,
+    startedAt: '2026-11-02T05:00:00.000Z',
+    counts: { created: 2 },
+    files: [
+      {
+        path: '/data/camt/2026-11.xml',
+        sha256: 'cd',
+        records: 2,
+        statements: {
+          count: 1,
+          unbalanced: 1,
+          warnings: [
+            {
+              code: 'STATEMENT_DOES_NOT_ADD_UP',
+              line: 12,
+              statement: 'S-1',
+              message: 'statement S-1: opening + entries is not closing <by 1.00>',
+            },
+          ],
+          balances: [],
+        },
+      },
+    ],
+  });
   folders.run(
     { runId: 'broken-json', feed: 'x', startedAt: '2026-11-02T01:00:00.000Z' },
     '{"runId": "broken',
@@ -120,7 +147,7 @@ describe('console pages from report folders', () => {
   it('overview: tenants x feeds with their last run, worst first, damaged folders listed', async () => {
     const page = await get('/console');
     expect(page.status).toBe(200);
-    expect(feedOrder(page.body)).toEqual(['plans', 'invoices', 'bank']);
+    expect(feedOrder(page.body)).toEqual(['plans', 'invoices', 'camt', 'bank']);
     expect(page.body).toContain('<th scope="col"');
     expect(page.body).toContain('href="#main"');
     // The last of bank's two runs, with its count of runs.
@@ -133,13 +160,18 @@ describe('console pages from report folders', () => {
   });
 
   it('overview: sorted and filtered by the query string, bad values fall back', async () => {
-    expect(feedOrder((await get('/console?sort=feed&dir=asc')).body)).toEqual(['bank', 'invoices', 'plans']);
+    expect(feedOrder((await get('/console?sort=feed&dir=asc')).body)).toEqual([
+      'bank',
+      'camt',
+      'invoices',
+      'plans',
+    ]);
     expect(feedOrder((await get('/console?sort=rejected&dir=desc')).body)[0]).toBe('invoices');
     expect(feedOrder((await get('/console?q=inv')).body)).toEqual(['invoices']);
     expect(feedOrder((await get('/console?state=failed')).body)).toEqual(['plans']);
     const odd = await get('/console?sort=%3Cx%3E&page=-1&q[]=1');
     expect(odd.status).toBe(200);
-    expect(feedOrder(odd.body)).toEqual(['plans', 'invoices', 'bank']);
+    expect(feedOrder(odd.body)).toEqual(['plans', 'invoices', 'camt', 'bank']);
   });
 
   it('run: counts, totals, rejected records escaped and paged, search, CSV link', async () => {
@@ -160,6 +192,15 @@ describe('console pages from report folders', () => {
     expect(search.body).toContain('1 record matching');
     expect(search.body).toContain('INV-42');
     expect(search.body).toContain('href="/console/runs/rejects-1/records.csv?q=inv-42"');
+  });
+
+  it('run: statement warnings of its files', async () => {
+    const page = await get('/console/runs/statements-1');
+    expect(page.body).toContain('Statement warnings');
+    expect(page.body).toContain('STATEMENT_DOES_NOT_ADD_UP');
+    expect(page.body).toContain('not closing &lt;by 1.00&gt;');
+    expect(page.body).toContain('1 (1 not adding up)');
+    expect((await get('/console/runs/clean-1')).body).not.toContain('Statement warnings');
   });
 
   it('run: the CSV download holds every matching record, formulas defused', async () => {
