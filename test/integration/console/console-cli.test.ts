@@ -49,6 +49,12 @@ beforeAll(async () => {
     {},
   );
   expect(synced.code).toBe(0);
+  // And one with a rejected row (a date of 31 February): exit 1.
+  const rejects = await runNode(
+    [main, 'sync', '--sandbox', '--report-dir', folders.dir, 'config/feeds/demo/rejects/acme-bank.yaml'],
+    {},
+  );
+  expect(rejects.code).toBe(1);
 });
 
 afterAll(() => {
@@ -69,12 +75,20 @@ describe('erp-bridge console (built CLI)', () => {
     );
     expect(overview.headers['x-content-type-options']).toBe('nosniff');
     expect(overview.headers['referrer-policy']).toBe('no-referrer');
-    const runId = /href="\/console\/runs\/([^"]+)"/.exec(overview.body)?.[1];
+    const runId = /href="\/console\/runs\/(demo-acme-bank-[^"]+)"/.exec(overview.body)?.[1];
     const run = await call(`${url}/runs/${runId}`);
     expect(run.status).toBe(200);
     expect(run.body).toContain('umsaetze-2026-02.csv');
     expect(run.body).toContain('-13381.98');
     expect((await call(`${url}/feeds/demo-acme-bank`)).body).toContain('<svg');
+    // Worst first: the run with the rejected row leads, and its page lists the row and why.
+    const worst = /href="\/console\/runs\/([^"]+)"/.exec(overview.body)?.[1];
+    expect(worst).toMatch(/^demo-rejects-acme-bank-/);
+    const rejectedRun = await call(`${url}/runs/${worst}`);
+    expect(rejectedRun.body).toContain('ACME-2026-0007');
+    expect(rejectedRun.body).toContain('&quot;31.02.2026&quot; is not a calendar date');
+    const csv = await call(`${url}/runs/${worst}/records.csv`);
+    expect(csv.body).toContain('ACME-2026-0007');
     expect((await call(`${url}/style.css`)).status).toBe(200);
 
     const posted = await call(url, { method: 'POST' });
