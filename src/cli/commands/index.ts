@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerCheckCommand } from './check.js';
+import { registerConsoleCommand } from './console.js';
 import { registerEnqueueCommand } from './enqueue.js';
 import { registerInitCommand } from './init.js';
 import { registerReconcileCommand } from './reconcile.js';
@@ -17,6 +18,7 @@ import { registerWorkerCommand } from './worker.js';
  */
 export function registerCommands(program: Command): void {
   registerCheckCommand(program);
+  registerConsoleCommand(program);
   registerEnqueueCommand(program);
   registerInitCommand(program);
   registerReconcileCommand(program);

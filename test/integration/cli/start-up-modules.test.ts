@@ -50,6 +50,7 @@ describe('start-up loads only what the command uses', () => {
       .filter((c) => c !== 'help');
     const commands = [
       'check',
+      'console',
       'enqueue',
       'init',
       'reconcile',

@@ -1,0 +1,185 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { scanLines } from './capped-lines.js';
+import type {
+  ConsoleSource,
+  DamagedFolder,
+  FeedRow,
+  Overview,
+  ReconcileDetail,
+  ReconcileRow,
+  RecordPage,
+  RecordQuery,
+  RunDetail,
+} from './console-source.js';
+import { matches, pageOf } from './record-search.js';
+import {
+  ConsoleOutcome,
+  ConsoleReconcile,
+  ConsoleReconcileLine,
+  ConsoleRun,
+  firstIssue,
+} from './summary-schemas.js';
+
+/** A report folder's name as the URL carries it: one path segment, never `..` or a hidden folder. */
+export const FOLDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+type Folder =
+  | { id: string; run: ConsoleRun }
+  | { id: string; reconcile: ConsoleReconcile }
+  | { id: string; damaged: DamagedFolder }
+  | undefined;
+
+const LINE_FILES = [
+  'outcomes.ndjson',
+  'outcomes.csv',
+  'reconcile.ndjson',
+  'reconcile.csv',
+  '.outcomes.spill',
+];
+
+const isProblem = (o: ConsoleOutcome) => o.outcome === 'rejected' || o.outcome === 'failed';
+const problemMatches = (search: string) => (o: ConsoleOutcome) =>
+  isProblem(o) && matches(search, o.externalId, o.code, o.message, o.file, o.line, o.key, o.amount);
+
+/**
+ * The console's read port over the report folders `erp-bridge sync` and `reconcile` write
+ * (--report-dir): each folder's summary.json, checked with zod, and its NDJSON lines, streamed.
+ * Read on each request, nothing cached: the folders change while a sync runs beside the console.
+ */
+export class ReportsConsoleSource implements ConsoleSource {
+  constructor(private readonly dir: string) {}
+
+  async overview(): Promise<Overview> {
+    const folders = await this.folders();
+    const rows = new Map<string, FeedRow>();
+    const reconciles = new Map<string, ReconcileRow>();
+    const damaged: DamagedFolder[] = [];
+    for (const folder of folders) {
+      if (!folder) continue;
+      if ('damaged' in folder) {
+        damaged.push(folder.damaged);
+      } else if ('run' in folder) {
+        const { run } = folder;
+        const key = `${run.accountId}\u0000${run.feed}`;
+        const row = rows.get(key);
+        if (!row)
+          rows.set(key, { accountId: run.accountId, feed: run.feed, kind: run.kind, last: run, runs: 1 });
+        else {
+          row.runs++;
+          if (run.startedAt > row.last.startedAt) {
+            row.last = run;
+            row.kind = run.kind;
+          }
+        }
+      } else {
+        const { reconcile } = folder;
+        const key = `${reconcile.accountId}\u0000${reconcile.feed}`;
+        const row = reconciles.get(key);
+        if (!row || reconcile.startedAt > row.last.startedAt)
+          reconciles.set(key, { accountId: reconcile.accountId, feed: reconcile.feed, last: reconcile });
+      }
+    }
+    return { rows: [...rows.values()], reconciles: [...reconciles.values()], damaged };
+  }
+
+  async run(runId: string): Promise<RunDetail | undefined> {
+    const folder = await this.folder(runId);
+    if (!folder) return undefined;
+    if ('damaged' in folder) return { damaged: folder.damaged };
+    return 'run' in folder ? { summary: folder.run } : undefined;
+  }
+
+  async problems(runId: string, query: RecordQuery): Promise<RecordPage<ConsoleOutcome>> {
+    if (!FOLDER_ID.test(runId)) return { items: [], matched: 0, truncated: false, unreadable: 0 };
+    return pageOf(scanLines(this.lines(runId, 'outcomes'), ConsoleOutcome, problemMatches(query.q)), query);
+  }
+
+  allProblems(runId: string, search: string): AsyncIterable<ConsoleOutcome> {
+    if (!FOLDER_ID.test(runId)) return (async function* () {})();
+    return scanLines(this.lines(runId, 'outcomes'), ConsoleOutcome, problemMatches(search)).records;
+  }
+
+  async history(feed: string, limit: number): Promise<ConsoleRun[]> {
+    const runs = (await this.folders())
+      .flatMap((f) => (f && 'run' in f && f.run.feed === feed ? [f.run] : []))
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    return runs.slice(-limit);
+  }
+
+  async reconcile(reconcileId: string): Promise<ReconcileDetail | undefined> {
+    const folder = await this.folder(reconcileId);
+    if (!folder) return undefined;
+    if ('damaged' in folder) return { damaged: folder.damaged };
+    return 'reconcile' in folder ? { summary: folder.reconcile } : undefined;
+  }
+
+  async differences(reconcileId: string, query: RecordQuery): Promise<RecordPage<ConsoleReconcileLine>> {
+    if (!FOLDER_ID.test(reconcileId)) return { items: [], matched: 0, truncated: false, unreadable: 0 };
+    const keep = (l: ConsoleReconcileLine) =>
+      l.verdict !== 'equal' &&
+      matches(
+        query.q,
+        l.verdict,
+        l.externalId,
+        l.file,
+        l.line,
+        l.message,
+        l.fields?.map((f) => f.field).join(' '),
+      );
+    return pageOf(scanLines(this.lines(reconcileId, 'reconcile'), ConsoleReconcileLine, keep), query);
+  }
+
+  private lines(id: string, name: string): string {
+    return join(this.dir, id, `${name}.ndjson`);
+  }
+
+  private async folders(): Promise<Folder[]> {
+    const entries = await readdir(this.dir, { withFileTypes: true });
+    const ids = entries.filter((e) => e.isDirectory() && FOLDER_ID.test(e.name)).map((e) => e.name);
+    // A few at a time: a reports folder of thousands of runs must not open thousands of files at once.
+    const folders: Folder[] = [];
+    for (let i = 0; i < ids.length; i += 32)
+      folders.push(...(await Promise.all(ids.slice(i, i + 32).map((id) => this.folder(id)))));
+    return folders;
+  }
+
+  /** A folder's summary, checked; undefined when it is no report folder (or the id is not one). */
+  private async folder(id: string): Promise<Folder> {
+    if (!FOLDER_ID.test(id)) return undefined;
+    const dir = join(this.dir, id);
+    let text: string;
+    try {
+      text = await readFile(join(dir, 'summary.json'), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') return { id, damaged: { id, problem: `summary.json cannot be read (${code})` } };
+      const names = await readdir(dir).catch(() => [] as string[]);
+      if (!names.some((n) => LINE_FILES.includes(n))) return undefined;
+      return {
+        id,
+        damaged: { id, problem: 'no summary.json: the run is still going, or was killed before its end' },
+      };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { id, damaged: { id, problem: 'summary.json is not JSON (truncated or edited?)' } };
+    }
+    const isReconcile = typeof value === 'object' && value !== null && 'reconcileId' in value;
+    if (isReconcile) {
+      const parsed = ConsoleReconcile.safeParse(value);
+      return parsed.success
+        ? { id, reconcile: parsed.data }
+        : {
+            id,
+            damaged: { id, problem: `summary.json is not a reconcile summary: ${firstIssue(parsed.error)}` },
+          };
+    }
+    const parsed = ConsoleRun.safeParse(value);
+    return parsed.success
+      ? { id, run: parsed.data }
+      : { id, damaged: { id, problem: `summary.json is not a run summary: ${firstIssue(parsed.error)}` } };
+  }
+}
