@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
 import { type LoadedFeed, loadFeedFiles } from '../config/load-feed.js';
+import { FleetConsoleSource } from '../fleet/console-source.js';
 import { FileRegistry } from '../fleet/file-registry.js';
 import { type FleetConfig, loadFleetConfig } from '../fleet/fleet-config.js';
 import { type FleetKeys, fleetKeys } from '../fleet/keys.js';
@@ -163,3 +164,12 @@ export function withFleet(
     return command(fleet);
   });
 }
+
+/** The console's read port over this fleet's Redis (the admin server's /console). */
+export const fleetConsoleSource = (fleet: FleetWiring): FleetConsoleSource =>
+  new FleetConsoleSource({
+    store: fleet.store,
+    registry: fleet.registry,
+    reconciles: fleet.reconciles,
+    now: () => Date.now(),
+  });

@@ -32,6 +32,14 @@ export interface FeedRow {
   last: ConsoleRun;
   /** How many runs of this tenant x feed the source holds. */
   runs: number;
+  /** Whether new exports arrive as often as the feed's `source.expectEvery` says, when the source knows. */
+  freshness?: FeedFreshnessNote;
+}
+
+/** A feed's freshness verdict as the fleet judges it (src/fleet/freshness.ts), in its own words. */
+export interface FeedFreshnessNote {
+  stale: boolean;
+  message: string;
 }
 
 export interface ReconcileRow {

@@ -12,7 +12,7 @@ import type {
   RecordQuery,
   RunDetail,
 } from './console-source.js';
-import { matches, pageOf } from './record-search.js';
+import { differenceMatches, pageOf, problemMatches } from './record-search.js';
 import {
   ConsoleOutcome,
   ConsoleReconcile,
@@ -37,10 +37,6 @@ const LINE_FILES = [
   'reconcile.csv',
   '.outcomes.spill',
 ];
-
-const isProblem = (o: ConsoleOutcome) => o.outcome === 'rejected' || o.outcome === 'failed';
-const problemMatches = (search: string) => (o: ConsoleOutcome) =>
-  isProblem(o) && matches(search, o.externalId, o.code, o.message, o.file, o.line, o.key, o.amount);
 
 /**
  * The console's read port over the report folders `erp-bridge sync` and `reconcile` write
@@ -116,18 +112,10 @@ export class ReportsConsoleSource implements ConsoleSource {
 
   async differences(reconcileId: string, query: RecordQuery): Promise<RecordPage<ConsoleReconcileLine>> {
     if (!FOLDER_ID.test(reconcileId)) return { items: [], matched: 0, truncated: false, unreadable: 0 };
-    const keep = (l: ConsoleReconcileLine) =>
-      l.verdict !== 'equal' &&
-      matches(
-        query.q,
-        l.verdict,
-        l.externalId,
-        l.file,
-        l.line,
-        l.message,
-        l.fields?.map((f) => f.field).join(' '),
-      );
-    return pageOf(scanLines(this.lines(reconcileId, 'reconcile'), ConsoleReconcileLine, keep), query);
+    return pageOf(
+      scanLines(this.lines(reconcileId, 'reconcile'), ConsoleReconcileLine, differenceMatches(query.q)),
+      query,
+    );
   }
 
   private lines(id: string, name: string): string {

@@ -26,6 +26,8 @@ export function fleetKeys(prefix: string) {
     runs: () => k('runs'),
     /** A fleet reconcile's summary (reconcile-store.ts). */
     reconcile: (reconcileId: string) => k('reconcile', reconcileId),
+    /** Every fleet reconcile that finished, scored by its start (the console's overview lists them). */
+    reconciles: () => k('reconciles'),
     /** Its lines that are not equal, in deflated batches, in the order the comparison wrote them. */
     reconcileLines: (reconcileId: string) => k('reconcile', reconcileId, 'lines'),
     runsOfFeed: (feed: string) => k('runs', feed),

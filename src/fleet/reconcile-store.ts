@@ -48,7 +48,13 @@ export class RedisReconcileStore {
       finish: async (summary: ReconcileSummary) => {
         signal?.throwIfAborted();
         await flush();
-        await this.redis.set(summaryKey, JSON.stringify(summary), 'PX', this.retentionMs);
+        const replies = await this.redis
+          .multi()
+          .set(summaryKey, JSON.stringify(summary), 'PX', this.retentionMs)
+          .zadd(this.keys.reconciles(), Date.parse(summary.startedAt) || Date.now(), reconcileId)
+          .exec();
+        const failed = replies?.find(([error]) => error);
+        if (failed) throw failed[0];
       },
     };
   }
@@ -57,6 +63,28 @@ export class RedisReconcileStore {
   async summary(reconcileId: string): Promise<ReconcileSummary | undefined> {
     const text = await this.redis.get(this.keys.reconcile(reconcileId));
     return text ? (JSON.parse(text) as ReconcileSummary) : undefined;
+  }
+
+  /**
+   * The latest finished reconciles' summaries, newest first, as stored (the caller checks them);
+   * prunes index entries past retention (their summaries expired with it).
+   */
+  async list(limit: number): Promise<unknown[]> {
+    const index = this.keys.reconciles();
+    await this.redis.zremrangebyscore(index, '-inf', Date.now() - this.retentionMs);
+    const ids = await this.redis.zrevrange(index, 0, limit - 1);
+    if (ids.length === 0) return [];
+    const texts = await this.redis.mget(ids.map((id) => this.keys.reconcile(id)));
+    const summaries: unknown[] = [];
+    for (const text of texts) {
+      if (text === null) continue;
+      try {
+        summaries.push(JSON.parse(text));
+      } catch {
+        summaries.push(text);
+      }
+    }
+    return summaries;
   }
 
   /** The stored (not equal) lines in the order they were written, a batch in memory at a time. */

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ConsoleGuard } from '../console/console-plugin.js';
 
 /** Who may open the queue dashboard; neither set = open (allowed on loopback only, see admin-config). */
 export interface AdminCredentials {
@@ -48,4 +49,13 @@ export function authorized(header: string | undefined, credentials: AdminCredent
   const passwordOk = basic ? same(password, basic.password) : false;
   const tokenOk = token ? same(password, token) : false;
   return (userOk && passwordOk) || tokenOk;
+}
+
+/**
+ * The console's guard from the admin credentials: the same check and realm as the queue dashboard;
+ * none without credentials (loopback only, and the console is read-only whoever opens it).
+ */
+export function consoleGuard(credentials: AdminCredentials): ConsoleGuard | undefined {
+  if (!hasCredentials(credentials)) return undefined;
+  return { authorized: (header) => authorized(header, credentials), challenge: AUTH_REALM };
 }

@@ -4,7 +4,9 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config/errors.js';
-import { AUTH_REALM, authorized, hasCredentials } from './admin-auth.js';
+import { consolePlugin } from '../console/console-plugin.js';
+import type { ConsoleSource } from '../console/console-source.js';
+import { AUTH_REALM, authorized, consoleGuard, hasCredentials } from './admin-auth.js';
 import type { AdminConfig } from './admin-config.js';
 import { hostAllowed } from './admin-host.js';
 import type { Metrics } from './metrics.js';
@@ -18,6 +20,11 @@ export interface AdminServerDeps {
   readiness: Readonly<Record<string, ReadinessCheck>>;
   /** The queues /queues shows (src/fleet/dashboard.ts). */
   dashboard: readonly BaseAdapter[];
+  /**
+   * What /console shows (the fleet's runs, src/fleet/console-source.ts); no /console without it.
+   * Behind the admin credentials as /queues is, read-only always.
+   */
+  consoleSource?: ConsoleSource;
   /** Longest a readiness check may take before it counts as failed. Default 3 s. */
   readinessTimeoutMs?: number;
 }
@@ -35,8 +42,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The admin HTTP server of a fleet process: /healthz (liveness), /readyz (its dependencies
- * answer), /metrics (Prometheus text) and the BullMQ dashboard at /queues. Only the dashboard
- * needs credentials, when some are configured: the probes and the scrape carry nothing secret and
+ * answer), /metrics (Prometheus text), the BullMQ dashboard at /queues and the console at
+ * /console (runs, rejected records, freshness). Only the dashboard and the console need
+ * credentials, when some are configured: the probes and the scrape carry nothing secret and
  * are called by tools (Docker HEALTHCHECK, Prometheus) that should not hold the dashboard's keys.
  */
 export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServer> {
@@ -75,6 +83,10 @@ export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServ
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
   await app.register(async (scope) => dashboard(scope, deps, logger));
+  if (deps.consoleSource) {
+    const guard = consoleGuard(config.credentials);
+    await app.register(consolePlugin(deps.consoleSource, guard ? { guard } : {}));
+  }
 
   try {
     await app.listen({ host: config.host, port: config.port });
@@ -87,7 +99,12 @@ export async function startAdminServer(deps: AdminServerDeps): Promise<AdminServ
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   logger.info(
-    { url, dashboard: `${url}${DASHBOARD_PATH}`, dashboardAuth: authKind(config) },
+    {
+      url,
+      dashboard: `${url}${DASHBOARD_PATH}`,
+      ...(deps.consoleSource ? { console: `${url}/console` } : {}),
+      dashboardAuth: authKind(config),
+    },
     'admin server listening',
   );
   return {

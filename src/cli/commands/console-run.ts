@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { ConfigError } from '../../config/errors.js';
 import { startConsoleServer } from '../../console/console-server.js';
 import { ReportsConsoleSource } from '../../console/reports-console-source.js';
-import { AUTH_REALM, authorized, hasCredentials } from '../../ops/admin-auth.js';
+import { consoleGuard } from '../../ops/admin-auth.js';
 import { hostAllowed } from '../../ops/admin-host.js';
 import { loadConsoleConfig } from '../console-config.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -24,10 +24,7 @@ export async function serveConsole(flags: ConsoleCommandFlags): Promise<ExitCode
     const folder = await stat(flags.reports).catch(() => undefined);
     if (!folder?.isDirectory())
       throw new ConfigError(`--reports ${flags.reports}: no such folder (the --report-dir sync wrote to)`);
-    const { credentials } = config;
-    const guard = hasCredentials(credentials)
-      ? { authorized: (header: string | undefined) => authorized(header, credentials), challenge: AUTH_REALM }
-      : undefined;
+    const guard = consoleGuard(config.credentials);
     const serverConfig = {
       host: config.host,
       port: config.port,

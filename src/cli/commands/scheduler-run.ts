@@ -11,7 +11,7 @@ import { RedisFeedHealthStore } from '../../ops/alerts/redis-health-store.js';
 import { redisReachable } from '../../ops/readiness.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { connectFleet, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';
+import { connectFleet, fleetConsoleSource, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger } from '../log-output.js';
 import { CLOSE_SLACK_MS, shutDownWithin } from '../shutdown.js';
@@ -73,6 +73,7 @@ export async function schedule(flags: SchedulerFlags): Promise<ExitCode> {
         metrics: fleetMetrics(fleet, logger),
         readiness: { redis: redisReachable(fleet.redis) },
         dashboard: dashboardQueues(fleet.queues, !hasCredentials(adminConfig.credentials)),
+        consoleSource: fleetConsoleSource(fleet),
       }));
     if (admin) opened.push(() => admin.close());
     // Listening from here on: a SIGTERM during the first pass (the admin server already answers,

@@ -14,7 +14,7 @@ import { syncMeter } from '../../ops/sync-meter.js';
 import { systemClock } from '../../time/clock.js';
 import { closeAll } from '../close-all.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { connectFleet, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';
+import { connectFleet, fleetConsoleSource, runFleetProcess, stopSignal, withFeedsDir } from '../fleet.js';
 import { fleetMetrics } from '../fleet-metrics.js';
 import { cliLogger, type LogFormat } from '../log-output.js';
 import { connectService } from '../service.js';
@@ -65,6 +65,7 @@ export async function work(flags: WorkerFlags): Promise<ExitCode> {
         metrics,
         readiness: { redis: redisReachable(fleet.redis), token: tokenObtainable(service.client) },
         dashboard: dashboardQueues(fleet.queues, !hasCredentials(adminConfig.credentials)),
+        consoleSource: fleetConsoleSource(fleet),
       }));
     if (admin) opened.push(() => admin.close());
     const worker = startWorker({

@@ -64,7 +64,7 @@ function sortHeader(label: string, sort: Sort, query: OverviewQuery, numeric = f
   return html`<th scope="col"${numeric ? html` class="num"` : ''}${aria ? html` aria-sort="${aria}"` : ''}><a href="${link}">${label}${active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}</a></th>`;
 }
 
-function row(r: FeedRow): Html {
+function row(r: FeedRow, freshness: boolean): Html {
   const lastFile = r.last.files.at(-1);
   return html`<tr>
 <td>${r.accountId}</td>
@@ -77,11 +77,20 @@ function row(r: FeedRow): Html {
 <td class="num">${r.last.counts.failed}</td>
 <td>${lastFile ? baseName(lastFile.path) : html`<span class="muted">none</span>`}</td>
 <td class="num">${r.runs}</td>
+${freshness ? html`<td>${freshnessCell(r)}</td>` : ''}
 </tr>`;
+}
+
+/** Stale or fresh with the fleet's own sentence (when it last saw a new export, how often expected). */
+function freshnessCell(r: FeedRow): Html {
+  if (!r.freshness) return html`<span class="muted">not watched (no source.expectEvery)</span>`;
+  return html`${r.freshness.stale ? html`<strong>stale</strong>` : 'fresh'} <span class="muted">${r.freshness.message}</span>`;
 }
 
 export function overviewPage(overview: Overview, query: OverviewQuery): Html {
   const rows = selectRows(overview.rows, query);
+  // Only a source that judges freshness (the fleet's) gets the column: report folders know nothing of it.
+  const freshness = overview.rows.some((r) => r.freshness !== undefined);
   const states = RUN_STATES.map(
     (s) =>
       html`<option value="${s}"${query.state === s ? html` selected` : ''}>${s.replace(/_/g, ' ')}</option>`,
@@ -95,9 +104,9 @@ export function overviewPage(overview: Overview, query: OverviewQuery): Html {
 <table>
 <caption>Tenants × feeds, ${rows.length} of ${overview.rows.length}: last run of each</caption>
 <thead><tr>
-${sortHeader('Tenant', 'tenant', query)}${sortHeader('Feed', 'feed', query)}${sortHeader('State', 'state', query)}${sortHeader('Started', 'when', query)}${sortHeader('Records', 'records', query, true)}<th scope="col" class="num">Written</th>${sortHeader('Rejected', 'rejected', query, true)}${sortHeader('Failed', 'failed', query, true)}<th scope="col">Last file</th><th scope="col" class="num">Runs</th>
+${sortHeader('Tenant', 'tenant', query)}${sortHeader('Feed', 'feed', query)}${sortHeader('State', 'state', query)}${sortHeader('Started', 'when', query)}${sortHeader('Records', 'records', query, true)}<th scope="col" class="num">Written</th>${sortHeader('Rejected', 'rejected', query, true)}${sortHeader('Failed', 'failed', query, true)}<th scope="col">Last file</th><th scope="col" class="num">Runs</th>${freshness ? html`<th scope="col">Freshness</th>` : ''}
 </tr></thead>
-<tbody>${rows.map(row)}</tbody>
+<tbody>${rows.map((r) => row(r, freshness))}</tbody>
 </table>
 ${rows.length === 0 ? html`<p>No run matches.</p>` : ''}
 ${reconciles(overview)}

@@ -19,7 +19,7 @@ const listening = (e: LogEntry) => e.msg === 'admin server listening';
 
 describe('erp-bridge worker and scheduler: the admin server', () => {
   it(
-    'a worker with ERP_BRIDGE_ADMIN_PORT=0 logs its URL and serves /healthz, /readyz and /metrics',
+    'a worker with ERP_BRIDGE_ADMIN_PORT=0 logs its URL and serves /healthz, /readyz, /metrics and /console',
     async () => {
       const fleet = world.start();
       const env = fleetProcessEnv(fleet.config, world.sandbox(), { ERP_BRIDGE_ADMIN_PORT: '0' });
@@ -34,6 +34,21 @@ describe('erp-bridge worker and scheduler: the admin server', () => {
       expect(metrics.filter((s) => s.name === 'erp_bridge_queue_jobs').length).toBeGreaterThan(0);
       expect(metrics.some((s) => s.name === 'erp_bridge_process_cpu_seconds_total')).toBe(true);
       expect((await get({ url }, '/queues')).status).toBe(200);
+      // The console, read from the fleet's Redis: a run the store holds is on it.
+      await fleet.store.create({
+        runId: 'console-feed-20261128T010000Z-abcdef',
+        feed: 'console-feed',
+        kind: 'transactions',
+        accountId: 4711,
+        file: 'export.csv',
+        sha256: 'a'.repeat(64),
+        dryRun: false,
+        startedAt: new Date().toISOString(),
+      });
+      const page = await get({ url }, '/console');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.text).toContain('/console/runs/console-feed-20261128T010000Z-abcdef');
       expect(await worker.stop('SIGTERM', 30_000)).toEqual({ code: 0, signal: null });
     },
     SLOW_MACHINE_TIMEOUT_MS,
@@ -63,6 +78,7 @@ describe('erp-bridge worker and scheduler: the admin server', () => {
         const url = String((await scheduler.log(listening)).url);
         const ready = await get({ url }, '/readyz');
         expect(JSON.parse(ready.text)).toEqual({ status: 'ready', checks: { redis: 'ok' } });
+        expect((await get({ url }, '/console')).status).toBe(200);
         expect(await scheduler.stop('SIGTERM', 30_000)).toEqual({ code: 0, signal: null });
       } finally {
         await scheduler.stop('SIGKILL');

@@ -157,6 +157,8 @@ describe('console pages from report folders', () => {
     expect(page.body).toContain('summary.json is not JSON');
     expect(page.body).toContain('no summary.json');
     expect(page.body).toContain('/console/reconciles/rec-1');
+    // Report folders know nothing of freshness: no column claiming a feed is unwatched.
+    expect(page.body).not.toContain('Freshness');
   });
 
   it('overview: sorted and filtered by the query string, bad values fall back', async () => {
