@@ -47,6 +47,7 @@ const FOLDER_IMPORTS = {
   fleet: [
     'config',
     'console',
+    'contract',
     'gate',
     'in-process',
     'jobs',

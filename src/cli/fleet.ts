@@ -10,6 +10,7 @@ import { type FleetQueues, openQueues } from '../fleet/queues.js';
 import { RedisReconcileStore } from '../fleet/reconcile-store.js';
 import { connectRedis, probeRedis, redactRedisUrl, warnUnlessNoEviction } from '../fleet/redis.js';
 import { RedisRunStore } from '../fleet/run-store.js';
+import { RedisFeedHealthStore } from '../ops/alerts/redis-health-store.js';
 import { within } from '../time/deadline.js';
 import { closeAll } from './close-all.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -171,5 +172,6 @@ export const fleetConsoleSource = (fleet: FleetWiring): FleetConsoleSource =>
     store: fleet.store,
     registry: fleet.registry,
     reconciles: fleet.reconciles,
+    alerts: () => new RedisFeedHealthStore(fleet.redis, fleet.keys).openAlerts(),
     now: () => Date.now(),
   });

@@ -46,6 +46,7 @@ const OverviewQuery = z.object({
   state: Text.default(''),
   sort: z.enum(SORTS).catch('state').default('state'),
   dir: z.enum(['asc', 'desc']).optional().catch(undefined),
+  page: Page.default(1),
 });
 
 const page = (reply: FastifyReply, body: Html, code = 200) =>

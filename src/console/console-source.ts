@@ -7,7 +7,7 @@ import type {
 
 /**
  * What the console reads, whatever stores it: report folders of in-process runs
- * (reports-console-source.ts) today, the fleet's run store next. Pages know only this port.
+ * (reports-console-source.ts) and the fleet's Redis (src/fleet/console-source.ts). Pages know only this port.
  */
 export interface ConsoleSource {
   /** Every tenant x feed with its last run; folders that cannot be read, as such. */
@@ -28,12 +28,19 @@ export interface ConsoleSource {
 export interface FeedRow {
   accountId: number;
   feed: string;
+  /** The feed's kind ('' when no run told it yet). */
   kind: string;
-  last: ConsoleRun;
-  /** How many runs of this tenant x feed the source holds. */
-  runs: number;
+  /** Its last finished run; absent for a watched feed with no run the source still holds. */
+  last?: ConsoleRun;
+  /**
+   * How many runs of this tenant x feed the source holds, when it counts them cheaply (report
+   * folders; the fleet's overview would need a Redis count per feed: its feed page lists them).
+   */
+  runs?: number;
   /** Whether new exports arrive as often as the feed's `source.expectEvery` says, when the source knows. */
   freshness?: FeedFreshnessNote;
+  /** The feed's open alerts in words, when the source knows them (empty: none). */
+  alerts?: string[];
 }
 
 /** A feed's freshness verdict as the fleet judges it (src/fleet/freshness.ts), in its own words. */
@@ -58,6 +65,8 @@ export interface Overview {
   rows: FeedRow[];
   reconciles: ReconcileRow[];
   damaged: DamagedFolder[];
+  /** What the source can tell beyond runs: the page shows a column only for what it knows. */
+  knows: { runs: boolean; freshness: boolean; alerts: boolean };
 }
 
 export type RunDetail = { summary: ConsoleRun } | { damaged: DamagedFolder };

@@ -24,6 +24,8 @@ caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
 .state-completed_with_errors { background: #fff4d6; color: #5c3d00; }
 .state-completed, .state-equal { background: #e3f4e6; color: #10501e; }
 .state-running { background: #e6eefc; color: #0a3a8c; }
+.state-no_run { background: #ececec; color: #1a1a1a; }
+.alert { font-weight: 600; padding: 0 0.3rem; border-radius: 3px; background: #fde7e7; color: #8a1212; white-space: nowrap; }
 form { margin: 0.5rem 0; display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: end; }
 label { display: flex; flex-direction: column; font-size: 0.9rem; }
 input, select, button { font: inherit; padding: 0.2rem 0.4rem; border: 1px solid #767676; border-radius: 3px; }

@@ -62,8 +62,8 @@ export class ReportsConsoleSource implements ConsoleSource {
         if (!row)
           rows.set(key, { accountId: run.accountId, feed: run.feed, kind: run.kind, last: run, runs: 1 });
         else {
-          row.runs++;
-          if (run.startedAt > row.last.startedAt) {
+          row.runs = (row.runs ?? 0) + 1;
+          if (!row.last || run.startedAt > row.last.startedAt) {
             row.last = run;
             row.kind = run.kind;
           }
@@ -76,7 +76,12 @@ export class ReportsConsoleSource implements ConsoleSource {
           reconciles.set(key, { accountId: reconcile.accountId, feed: reconcile.feed, last: reconcile });
       }
     }
-    return { rows: [...rows.values()], reconciles: [...reconciles.values()], damaged };
+    return {
+      rows: [...rows.values()],
+      reconciles: [...reconciles.values()],
+      damaged,
+      knows: { runs: true, freshness: false, alerts: false },
+    };
   }
 
   async run(runId: string): Promise<RunDetail | undefined> {

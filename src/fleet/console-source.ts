@@ -19,21 +19,19 @@ import {
   ConsoleRun,
   firstIssue,
 } from '../console/summary-schemas.js';
+import { compiled } from '../contract/compiled.js';
 import type { FileRegistry } from './file-registry.js';
 import { judgeFreshness } from './freshness.js';
 import type { RedisReconcileStore } from './reconcile-store.js';
 import type { RedisRunStore, RunListing, RunMeta } from './run-store.js';
 
-/** Runs the overview reads, newest first: one pipeline (run-store.ts list), a bounded page. */
-export const OVERVIEW_RUNS = 5_000;
-
 export interface FleetConsoleDeps {
   store: RedisRunStore;
   registry: FileRegistry;
   reconciles: RedisReconcileStore;
+  /** Each feed's open alerts in words (the fleet's feed health), when the caller wires them in. */
+  alerts?: () => Promise<Map<string, string[]>>;
   now: () => number;
-  /** Runs the overview reads at most (the newest). Default OVERVIEW_RUNS. */
-  overviewRuns?: number;
 }
 
 const Ms = z.number().int().nonnegative();
@@ -88,24 +86,29 @@ function checked(listing: RunListing): Checked {
   return { damaged: { id, problem: `the stored run is not a run summary: ${firstIssue(parsed.error)}` } };
 }
 
-/** The newest reconcile of each tenant x feed (`stored` is newest first); what is not one, damaged. */
+const rowKey = (accountId: number, feed: string) => `${accountId}\u0000${feed}`;
+
+/** The last reconcile of each tenant x feed, checked; what is not one, damaged. */
 function lastReconciles(stored: readonly unknown[], damaged: DamagedFolder[]): ReconcileRow[] {
-  const rows = new Map<string, ReconcileRow>();
+  const rows: ReconcileRow[] = [];
   for (const value of stored) {
     const parsed = ConsoleReconcile.safeParse(value);
-    if (!parsed.success) {
-      const id = (value as { reconcileId?: unknown } | null)?.reconcileId;
+    if (parsed.success)
+      rows.push({ accountId: parsed.data.accountId, feed: parsed.data.feed, last: parsed.data });
+    else
       damaged.push({
-        id: typeof id === 'string' ? id : 'a reconcile',
+        id: storedId(value, 'reconcileId') ?? 'a reconcile',
         problem: `the stored reconcile is not a reconcile summary: ${firstIssue(parsed.error)}`,
       });
-      continue;
-    }
-    const last = parsed.data;
-    const key = `${last.accountId}\u0000${last.feed}`;
-    if (!rows.has(key)) rows.set(key, { accountId: last.accountId, feed: last.feed, last });
   }
-  return [...rows.values()];
+  return rows;
+}
+
+/** The id a stored value names, when it names one (for the damaged list). */
+function storedId(value: unknown, key: string): string | undefined {
+  const id =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**
@@ -116,50 +119,82 @@ function lastReconciles(stored: readonly unknown[], damaged: DamagedFolder[]): R
 export class FleetConsoleSource implements ConsoleSource {
   constructor(private readonly deps: FleetConsoleDeps) {}
 
+  /**
+   * One row per tenant x feed: its last finished run (the run store's latest-of-each hash: one read
+   * for 1,000 tenants), and watched feeds with no run in retention (a feed whose exports stopped
+   * arriving is exactly what the page is for). Freshness and open alerts are the feed's.
+   */
   async overview(): Promise<Overview> {
-    const limit = this.deps.overviewRuns ?? OVERVIEW_RUNS;
-    const [listings, freshness, reconciles] = await Promise.all([
-      this.deps.store.list(limit),
-      this.deps.registry.freshness(),
-      this.deps.reconciles.list(limit),
+    const { store, registry, reconciles, alerts } = this.deps;
+    const [latest, freshness, latestReconciles, open] = await Promise.all([
+      store.latest(),
+      registry.freshness(),
+      reconciles.latest(),
+      alerts ? alerts() : new Map<string, string[]>(),
     ]);
-    const now = this.deps.now();
-    const notes = new Map<string, FeedFreshnessNote>();
-    for (const stored of freshness) {
-      // Written by the scheduler's Lua script as JSON: checked before it is judged and shown.
-      const entry = FreshnessEntry.safeParse(stored);
-      if (!entry.success) continue;
-      const verdict = judgeFreshness(entry.data, now);
-      notes.set(entry.data.feed, { stale: verdict.stale, message: verdict.message });
-    }
     const rows = new Map<string, FeedRow>();
     const damaged: DamagedFolder[] = [];
-    // Newest first: the first run of a tenant x feed is its last one.
-    for (const listing of listings) {
-      const result = checked(listing);
-      if ('damaged' in result) {
-        damaged.push(result.damaged);
+    for (const value of latest) {
+      // Compiled: 3,000 rows of a 1,000-tenant fleet on every page view.
+      const parsed = compiled(ConsoleRun).safeParse(value);
+      if (!parsed.success) {
+        damaged.push({
+          id: storedId(value, 'runId') ?? 'a run',
+          problem: `the stored run is not a run summary: ${firstIssue(parsed.error)}`,
+        });
         continue;
       }
-      const { run } = result;
-      const key = `${run.accountId}\u0000${run.feed}`;
-      const row = rows.get(key);
-      if (row) row.runs++;
-      else {
-        // By feed name, as the fleet keys feeds (a run's account may differ from the configured one
-        // the freshness entry holds until its import resolved the feed's account).
-        const note = notes.get(run.feed);
-        rows.set(key, {
-          accountId: run.accountId,
-          feed: run.feed,
-          kind: run.kind,
-          last: run,
-          runs: 1,
-          ...(note ? { freshness: note } : {}),
-        });
-      }
+      const run = parsed.data;
+      rows.set(rowKey(run.accountId, run.feed), {
+        accountId: run.accountId,
+        feed: run.feed,
+        kind: run.kind,
+        last: run,
+        runs: 0,
+      });
     }
-    return { rows: [...rows.values()], reconciles: lastReconciles(reconciles, damaged), damaged };
+    const notes = this.freshnessNotes(freshness, damaged);
+    const feedsWithRows = new Set([...rows.values()].map((row) => row.feed));
+    for (const [feed, { accountId }] of notes)
+      if (!feedsWithRows.has(feed)) rows.set(rowKey(accountId, feed), { accountId, feed, kind: '' });
+    // By feed name, as the fleet keys feeds (a run's account may differ from the configured one
+    // the freshness entry holds until its import resolved the feed's account).
+    for (const row of rows.values()) {
+      const note = notes.get(row.feed);
+      if (note) row.freshness = note.note;
+      row.alerts = open.get(row.feed) ?? [];
+    }
+    return {
+      rows: [...rows.values()],
+      reconciles: lastReconciles(latestReconciles, damaged),
+      damaged,
+      knows: { runs: false, freshness: true, alerts: alerts !== undefined },
+    };
+  }
+
+  /** The scheduler's freshness entries (JSON its Lua script wrote), checked, judged now. */
+  private freshnessNotes(
+    stored: readonly unknown[],
+    damaged: DamagedFolder[],
+  ): Map<string, { accountId: number; note: FeedFreshnessNote }> {
+    const notes = new Map<string, { accountId: number; note: FeedFreshnessNote }>();
+    const now = this.deps.now();
+    for (const value of stored) {
+      const entry = FreshnessEntry.safeParse(value);
+      if (!entry.success) {
+        damaged.push({
+          id: storedId(value, 'feed') ?? 'a freshness entry',
+          problem: `the stored freshness entry is not one: ${firstIssue(entry.error)}`,
+        });
+        continue;
+      }
+      const verdict = judgeFreshness(entry.data, now);
+      notes.set(entry.data.feed, {
+        accountId: entry.data.accountId,
+        note: { stale: verdict.stale, message: verdict.message },
+      });
+    }
+    return notes;
   }
 
   async run(runId: string): Promise<RunDetail | undefined> {

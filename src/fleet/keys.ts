@@ -24,10 +24,12 @@ export function fleetKeys(prefix: string) {
     /** A short claim on creating one (account, kind, externalId), by its hash (create-claims.ts). */
     createClaim: (hash: string) => k('claim', hash),
     runs: () => k('runs'),
+    /** The last finished run of each tenant x feed (latest-of-each.ts: the console's overview). */
+    latestRuns: () => k('latest', 'runs'),
     /** A fleet reconcile's summary (reconcile-store.ts). */
     reconcile: (reconcileId: string) => k('reconcile', reconcileId),
-    /** Every fleet reconcile that finished, scored by its start (the console's overview lists them). */
-    reconciles: () => k('reconciles'),
+    /** The last finished reconcile of each tenant x feed (latest-of-each.ts: the console's overview). */
+    latestReconciles: () => k('latest', 'reconciles'),
     /** Its lines that are not equal, in deflated batches, in the order the comparison wrote them. */
     reconcileLines: (reconcileId: string) => k('reconcile', reconcileId, 'lines'),
     runsOfFeed: (feed: string) => k('runs', feed),

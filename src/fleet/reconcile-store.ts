@@ -1,11 +1,26 @@
 import type { Redis } from 'ioredis';
+import { RedisScript } from '../gate/redis-script.js';
 import type { ReconcileLine } from '../sync/reconcile/reconcile.js';
 import type { ReconcileReport, ReconcileSummary } from '../sync/reconcile/summary.js';
 import type { FleetKeys } from './keys.js';
+import { latestField, latestScore, PUT_LATEST_LUA, readLatest } from './latest-of-each.js';
 import { deflatedJson, inflatedJson } from './packed-json.js';
 
 /** Lines per stored batch: one deflated list element each (11-21 bytes a line, docs/reconcile.md). */
 const BATCH = 1_000;
+
+/**
+ * KEYS: the reconcile's summary, the fleet's latest-reconciles hash. ARGV: the summary, the
+ * retention ms, then the latest entry's field and score (its value: the summary). One atomic call.
+ */
+const finishScript = new RedisScript(
+  2,
+  `${PUT_LATEST_LUA}
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+putLatest(KEYS[2], ARGV[3], ARGV[4], ARGV[1])
+return 1
+`,
+);
 
 /**
  * Fleet reconciles in Redis: per reconcile id its summary and the lines that are NOT equal
@@ -48,13 +63,17 @@ export class RedisReconcileStore {
       finish: async (summary: ReconcileSummary) => {
         signal?.throwIfAborted();
         await flush();
-        const replies = await this.redis
-          .multi()
-          .set(summaryKey, JSON.stringify(summary), 'PX', this.retentionMs)
-          .zadd(this.keys.reconciles(), Date.parse(summary.startedAt) || Date.now(), reconcileId)
-          .exec();
-        const failed = replies?.find(([error]) => error);
-        if (failed) throw failed[0];
+        const text = JSON.stringify(summary);
+        await finishScript.call(
+          this.redis,
+          [summaryKey, this.keys.latestReconciles()],
+          [
+            text,
+            this.retentionMs,
+            latestField(summary.accountId, summary.feed),
+            latestScore(summary.startedAt),
+          ],
+        );
       },
     };
   }
@@ -66,25 +85,11 @@ export class RedisReconcileStore {
   }
 
   /**
-   * The latest finished reconciles' summaries, newest first, as stored (the caller checks them);
-   * prunes index entries past retention (their summaries expired with it).
+   * The last finished reconcile of each tenant x feed within retention, as stored (the caller
+   * checks them).
    */
-  async list(limit: number): Promise<unknown[]> {
-    const index = this.keys.reconciles();
-    await this.redis.zremrangebyscore(index, '-inf', Date.now() - this.retentionMs);
-    const ids = await this.redis.zrevrange(index, 0, limit - 1);
-    if (ids.length === 0) return [];
-    const texts = await this.redis.mget(ids.map((id) => this.keys.reconcile(id)));
-    const summaries: unknown[] = [];
-    for (const text of texts) {
-      if (text === null) continue;
-      try {
-        summaries.push(JSON.parse(text));
-      } catch {
-        summaries.push(text);
-      }
-    }
-    return summaries;
+  latest(): Promise<unknown[]> {
+    return readLatest(this.redis, this.keys.latestReconciles(), Date.now() - this.retentionMs);
   }
 
   /** The stored (not equal) lines in the order they were written, a batch in memory at a time. */

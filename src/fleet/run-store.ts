@@ -11,6 +11,7 @@ import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { contentHash, type FirstSeen, keyHashes, runKey } from '../sync/seen-ids.js';
 import type { FleetKeys } from './keys.js';
+import { latestField, latestScore, PUT_LATEST_LUA, readLatest } from './latest-of-each.js';
 import { deflatedJson, inflatedJson } from './packed-json.js';
 
 /**
@@ -32,6 +33,32 @@ redis.call('PEXPIRE', key, ARGV[1])
 return out
 `,
 );
+
+/**
+ * KEYS: the run's hash, the fleet's latest-runs hash. ARGV: the summary, then the latest entry's
+ * field, score and value. The summary is stored unless one is (a replayed finish keeps the one the
+ * feed alerts judged), and only then the tenant x feed's latest entry, in the same atomic call.
+ */
+const finishScript = new RedisScript(
+  2,
+  `${PUT_LATEST_LUA}
+if redis.call('HSETNX', KEYS[1], 'summary', ARGV[1]) == 1 then
+  putLatest(KEYS[2], ARGV[2], ARGV[3], ARGV[4])
+  return 1
+end
+return 0
+`,
+);
+
+/**
+ * What the console's overview shows of a tenant x feed's last run: the summary without its first
+ * errors, statement warnings and every file but the last (a run page reads the full summary).
+ */
+function latestRunEntry(summary: RunSummary): object {
+  const { firstErrors: _errors, interrupted: _interrupted, waiting: _waiting, files, ...rest } = summary;
+  const last = files.at(-1);
+  return { ...rest, files: last ? [{ path: last.path, records: last.records }] : [] };
+}
 
 /** What is known of a fleet run before it finishes. */
 export interface RunMeta {
@@ -287,10 +314,28 @@ export class RedisRunStore {
 
   /**
    * Stores the run's summary unless one is stored: a replayed finishing job (sync/run/finish-run.ts)
-   * keeps the summary the feed alerts judged.
+   * keeps the summary the feed alerts judged. The tenant x feed's latest entry (the console's
+   * overview) is written with it.
    */
   async finish(summary: RunSummary): Promise<void> {
-    await this.redis.hsetnx(this.keys.run(summary.runId), 'summary', JSON.stringify(summary));
+    await finishScript.call(
+      this.redis,
+      [this.keys.run(summary.runId), this.keys.latestRuns()],
+      [
+        JSON.stringify(summary),
+        latestField(summary.accountId, summary.feed),
+        latestScore(summary.startedAt),
+        JSON.stringify(latestRunEntry(summary)),
+      ],
+    );
+  }
+
+  /**
+   * The last finished run of each tenant x feed within retention, as stored (the caller checks
+   * them): one read, however many runs the fleet keeps.
+   */
+  latest(): Promise<unknown[]> {
+    return readLatest(this.redis, this.keys.latestRuns(), Date.now() - this.retentionMs);
   }
 
   /** Whether the feed alerts judged the finished run (a replayed finish judges only when not). */

@@ -56,6 +56,6 @@ export function reconcilePage(
       html`<tr><td>${l.verdict}</td><th scope="row">${l.externalId ?? ''}</th><td>${l.file ? baseName(l.file) : ''}</td><td class="num">${l.line}</td><td>${fieldsCell(l)}</td><td class="num">${l.amount ?? ''}</td><td>${l.message ?? ''}</td></tr>`,
   )}</tbody>
 </table>
-${pager(base, query, page.matched)}`;
+${pager(base, { q: query.q }, query, page.matched)}`;
   return layout(`Reconcile ${summary.reconcileId}`, body);
 }

@@ -74,7 +74,7 @@ function records(run: ConsoleRun, page: RecordPage<ConsoleOutcome>, query: RunPa
       html`<tr><td>${baseName(o.file)}</td><td class="num">${o.key ?? o.line}</td><th scope="row">${o.externalId ?? ''}</th><td>${o.outcome}</td><td><code>${o.code ?? ''}</code></td><td>${o.message ?? ''}</td><td class="num">${o.amount ?? ''}</td></tr>`,
   )}</tbody>
 </table>
-${pager(base, query, page.matched)}`;
+${pager(base, { q: query.q }, query, page.matched)}`;
 }
 
 export function runPage(run: ConsoleRun, page: RecordPage<ConsoleOutcome>, query: RunPageQuery): Html {

@@ -25,6 +25,22 @@ export interface Finding<K extends AlertKind = AlertKind> {
 export const failingState = (finding: Finding<FailingKind>): string =>
   finding.cause ? `${finding.kind}:${finding.cause}` : finding.kind;
 
+const ALERT_WORDS: Record<AlertKind, string> = {
+  'chunk-failed': 'records failed',
+  'run-stopped': 'run stopped',
+  'rejected-share': 'many rows rejected',
+  'record-count-drop': 'far fewer records',
+  stale: 'no new export',
+};
+
+/** A stored alert state in a few words for a page ("run stopped: INVALID_CREDENTIALS"). */
+export function alertWords(state: string): string {
+  const kind = kindOfState(state);
+  const words = (ALERT_WORDS as Record<string, string | undefined>)[kind] ?? kind;
+  const cause = state.slice(kind.length + 1);
+  return cause ? `${words}: ${cause}` : words;
+}
+
 /** The kind of a stored failing state. */
 export const kindOfState = (state: string): string => state.split(':')[0] ?? state;
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { FleetKeys } from '../../fleet/keys.js';
-import { RECENT_RUNS } from './feed-health.js';
+import { alertWords, DROP_KIND, RECENT_RUNS, STALE_KIND } from './feed-health.js';
 import { type FeedHealthStore, type HealthUpdate, type PreviousHealth, parseKinds } from './health-store.js';
 import { kindsKey } from './transitions.js';
 
@@ -47,6 +47,23 @@ export class RedisFeedHealthStore implements FeedHealthStore {
       if (field.startsWith('failing:'))
         failing.set(field.slice('failing:'.length), parseKinds(kinds).length > 0);
     return failing;
+  }
+
+  /**
+   * Each feed's open alerts in words (its failing states, a record-count drop, staleness): the
+   * console's overview. Feeds without one are absent.
+   */
+  async openAlerts(): Promise<Map<string, string[]>> {
+    const alerts = new Map<string, string[]>();
+    const add = (feed: string, words: string) => alerts.set(feed, [...(alerts.get(feed) ?? []), words]);
+    for (const [field, value] of Object.entries(await this.redis.hgetall(this.keys.feedHealth()))) {
+      const colon = field.indexOf(':');
+      const [flag, feed] = [field.slice(0, colon), field.slice(colon + 1)];
+      if (flag === 'failing') for (const state of parseKinds(value)) add(feed, alertWords(state));
+      else if (value === '1' && flag === 'dropped') add(feed, alertWords(DROP_KIND));
+      else if (value === '1' && flag === 'stale') add(feed, alertWords(STALE_KIND));
+    }
+    return alerts;
   }
 
   async update(feed: string, update: HealthUpdate): Promise<PreviousHealth> {

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FleetConsoleSource } from '../../../src/fleet/console-source.js';
-import { FileRegistry } from '../../../src/fleet/file-registry.js';
 import { fleetKeys } from '../../../src/fleet/keys.js';
-import { RedisReconcileStore } from '../../../src/fleet/reconcile-store.js';
-import { RedisRunStore } from '../../../src/fleet/run-store.js';
 import type { RecordOutcome } from '../../../src/sync/outcome.js';
 import { buildSummary, RunTally } from '../../../src/sync/report/summary.js';
 import { adminServers, get } from '../../support/admin-server.js';
+import { fleetConsoleWorld } from '../../support/fleet-console.js';
 import { testRedis } from '../../support/redis.js';
 
 // The console over a fleet's Redis, mounted on an admin server as `worker` and `scheduler` mount it:
@@ -16,10 +13,7 @@ import { testRedis } from '../../support/redis.js';
 const redis = testRedis();
 const admin = adminServers(redis);
 const keys = fleetKeys(admin.prefix);
-const store = new RedisRunStore(admin.connection, keys, 86_400_000);
-const registry = new FileRegistry(admin.connection, keys);
-const reconciles = new RedisReconcileStore(admin.connection, keys, 86_400_000);
-const source = new FleetConsoleSource({ store, registry, reconciles, now: () => Date.now() });
+const { store, registry, reconciles, health, source } = fleetConsoleWorld(admin.connection, keys, 86_400_000);
 const TOKEN = 'console-admin-token-0123456789';
 const HOUR = 3_600_000;
 
@@ -117,6 +111,11 @@ beforeAll(async () => {
     startedAt: new Date().toISOString(),
   });
   // Tenant 1004: a stored summary that is not one (another version, edited by hand): shown as damaged.
+  const damagedSummary = JSON.stringify({
+    runId: 'delta-bank-20261128T040000Z-dddddd',
+    state: 'completed',
+    counts: 'many',
+  });
   await store.create({
     runId: 'delta-bank-20261128T040000Z-dddddd',
     feed: 'delta-bank',
@@ -127,11 +126,8 @@ beforeAll(async () => {
     dryRun: false,
     startedAt: new Date().toISOString(),
   });
-  await admin.connection.hset(
-    keys.run('delta-bank-20261128T040000Z-dddddd'),
-    'summary',
-    JSON.stringify({ runId: 'delta-bank-20261128T040000Z-dddddd', state: 'completed', counts: 'many' }),
-  );
+  await admin.connection.hset(keys.run('delta-bank-20261128T040000Z-dddddd'), 'summary', damagedSummary);
+  await admin.connection.hset(keys.latestRuns(), '1004:delta-bank', `${Date.now()} ${damagedSummary}`);
   // A fleet reconcile of acme-bank with differences, stored as a reconcile job stores it.
   const report = await reconciles.report('rec-acme-bank-20261128T050000Z-eeeeee');
   await report.line({ verdict: 'equal', file: 'export.csv', line: 2, externalId: 'T-2' });
@@ -162,6 +158,14 @@ beforeAll(async () => {
   // Freshness: acme-bank watched for two hours, expected hourly, no new export: stale; beta fresh.
   await registry.expectFiles('acme-bank', 1001, HOUR, Date.now() - 2 * HOUR);
   await registry.expectFiles('beta-invoices', 1002, HOUR, Date.now() - 60_000, true);
+  // Tenant 1005: watched for three hours, never a run: a row of its own, stale.
+  await registry.expectFiles('epsilon-sftp', 1005, HOUR, Date.now() - 3 * HOUR);
+  // The alerts the stopped run and the stale feed raised, as the fleet's feed health holds them.
+  await health.update('beta-invoices', {
+    runId: 'beta-invoices-20261128T020000Z-bbbbbb',
+    failing: ['run-stopped:ACCOUNT_NOT_WRITABLE'],
+  });
+  await health.updateStale('epsilon-sftp', true);
 });
 
 describe('the console on a fleet admin server', () => {
@@ -173,17 +177,24 @@ describe('the console on a fleet admin server', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const at = (feed: string) => page.text.indexOf(`>${feed}</a>`);
-    for (const feed of ['acme-bank', 'beta-invoices', 'gamma-bank']) expect(at(feed)).toBeGreaterThan(0);
-    // Worst first: stopped (with a failed record), then completed with errors, then running.
+    for (const feed of ['acme-bank', 'beta-invoices', 'epsilon-sftp']) expect(at(feed)).toBeGreaterThan(0);
+    // The overview lists finished runs: one still going is on its feed's history, not here.
+    expect(at('gamma-bank')).toBe(-1);
+    // Worst first: those needing a person (an open alert or stale), by state: the watched feed
+    // with no run (ranked after failed), the stopped run, the run with rejected rows (stale).
+    expect(at('epsilon-sftp')).toBeLessThan(at('beta-invoices'));
     expect(at('beta-invoices')).toBeLessThan(at('acme-bank'));
-    expect(at('acme-bank')).toBeLessThan(at('gamma-bank'));
+    expect(page.text).toContain('<th scope="col">Open alerts</th>');
+    expect(page.text).toContain('<span class="alert">run stopped: ACCOUNT_NOT_WRITABLE</span>');
+    expect(page.text).toContain('<span class="alert">no new export</span>');
+    expect(page.text).toContain('no run within the retention');
+    expect(page.text).toContain('Tenants × feeds, 3 of 3:');
     expect(page.text).toContain('<th scope="col">Freshness</th>');
     expect(page.text).toContain('<strong>stale</strong>');
     expect(page.text).toContain(
       'feed acme-bank is stale: no new export file since the fleet began watching it',
     );
     expect(page.text).toContain('feed beta-invoices is fresh: last new export file seen at');
-    expect(page.text).toContain('not watched');
     expect(page.text).toContain('/console/runs/acme-bank-20261128T010000Z-aaaaaa');
     expect(page.text).toContain('delta-bank-20261128T040000Z-dddddd');
     expect(page.text).toContain('the stored run is not a run summary');

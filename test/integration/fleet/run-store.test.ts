@@ -32,7 +32,7 @@ describe('RedisRunStore.list', () => {
     await store.create(meta('r2', 'invoices', at(20)));
     await store.create(meta('r3', 'bank', at(10)));
     await store.create(meta('gone', 'bank', at(5)));
-    const summary = { runId: 'r1', feed: 'bank', state: 'completed' } as RunSummary;
+    const summary = { runId: 'r1', feed: 'bank', state: 'completed', files: [] } as unknown as RunSummary;
     await store.finish(summary);
     // A run whose hash expired before its index entry: listed no more.
     await client.del(keys.run('gone'));

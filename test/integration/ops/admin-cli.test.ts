@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildSummary, RunTally } from '../../../src/sync/report/summary.js';
 import { get } from '../../support/admin-server.js';
 import { fleetTestWorld } from '../../support/fleet-harness.js';
 import { parseExposition } from '../../support/prometheus.js';
@@ -35,6 +36,7 @@ describe('erp-bridge worker and scheduler: the admin server', () => {
       expect(metrics.some((s) => s.name === 'erp_bridge_process_cpu_seconds_total')).toBe(true);
       expect((await get({ url }, '/queues')).status).toBe(200);
       // The console, read from the fleet's Redis: a run the store holds is on it.
+      const startedAt = Date.now();
       await fleet.store.create({
         runId: 'console-feed-20261128T010000Z-abcdef',
         feed: 'console-feed',
@@ -43,8 +45,19 @@ describe('erp-bridge worker and scheduler: the admin server', () => {
         file: 'export.csv',
         sha256: 'a'.repeat(64),
         dryRun: false,
-        startedAt: new Date().toISOString(),
+        startedAt: new Date(startedAt).toISOString(),
       });
+      await fleet.store.finish(
+        buildSummary({
+          runId: 'console-feed-20261128T010000Z-abcdef',
+          feed: { name: 'console-feed', kind: 'transactions', accountId: 4711 },
+          dryRun: false,
+          startedAt,
+          finishedAt: startedAt + 1_000,
+          files: [{ path: 'export.csv', sha256: 'a'.repeat(64), records: 0 }],
+          tally: new RunTally(),
+        }),
+      );
       const page = await get({ url }, '/console');
       expect(page.status).toBe(200);
       expect(page.headers.get('cache-control')).toBe('no-store');
