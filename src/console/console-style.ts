@@ -3,6 +3,12 @@
  * external request, and the CSP allows styles from 'self' only (no inline style attribute).
  * Colours checked for contrast >= 4.5:1 on their backgrounds (text #1a1a1a on #fff: 17:1; links
  * #0b57d0 on #fff: 6.6:1; states' text on their tints: >= 7:1); focus is a thick visible outline.
+ * Checked in Chromium by test/browser/console.test.ts, whose screenshots showed what the rules
+ * below the table ones are for: a time in a cell (a link) and a number kept on one line (a time
+ * took four), the long words of a cell's side note (the freshness sentence's timestamps) free to
+ * break so that the overview still fits a 1280px window, a list in a cell aligned with its row,
+ * and code named with a font list, not `monospace` alone, which browsers shrink to 13px (error
+ * codes were smaller than the text around them).
  */
 export const CONSOLE_CSS = `
 :root { color-scheme: light; font-family: system-ui, sans-serif; color: #1a1a1a; background: #fff; }
@@ -16,7 +22,10 @@ header { border-bottom: 1px solid #767676; margin-bottom: 1rem; }
 header a { font-weight: 600; text-decoration: none; color: #1a1a1a; }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1.5rem; }
 th, td { text-align: left; padding: 0.3rem 0.5rem; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
-th { background: #f2f2f2; }
+thead th { background: #f2f2f2; }
+td > a, td.num { white-space: nowrap; }
+td .muted { overflow-wrap: anywhere; }
+td ul { margin: 0; padding-left: 1.25rem; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
 .state { font-weight: 600; padding: 0 0.3rem; border-radius: 3px; }
@@ -33,5 +42,5 @@ button { background: #0b57d0; color: #fff; border-color: #0b57d0; }
 .legend-records { color: #0b57d0; } .legend-rejected { color: #b3261e; }
 nav.pages { display: flex; gap: 1rem; }
 .muted { color: #555; }
-code { font-size: 0.9em; }
+code { font-family: ui-monospace, monospace; font-size: 0.9em; }
 `;
