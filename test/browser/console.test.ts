@@ -230,6 +230,16 @@ describe('the console in Chromium, over a fleet of several tenants', () => {
     const firstRun = stops.findIndex((s) => s.href?.startsWith('/console/runs/'));
     expect(firstRun).toBeGreaterThan(path.at(-1) ?? Number.POSITIVE_INFINITY);
 
+    // The skip link, first, shows on screen when focused; Enter on it skips the header: the next
+    // Tab lands on the filter's search box.
+    await page.reload();
+    await page.keyboard.press('Tab');
+    const skip = await page.getByRole('link', { name: 'Skip to content' }).boundingBox();
+    expect(skip?.x).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.name')).toBe('q');
+
     // Enter on the first run link (the worst row's) opens that run.
     await page.reload();
     const href = await tabTo(page, /^\/console\/runs\//);

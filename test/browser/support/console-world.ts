@@ -20,9 +20,10 @@ const REPORT_CSP = `document.addEventListener('securitypolicyviolation', (e) =>
 /**
  * The console of a fleet in Chromium: a real Redis seeded as workers write it (seedConsoleFleet,
  * plus what `more` adds), the admin server with FleetConsoleSource on a free loopback port (fresh
- * per case), one browser for the file and a context per case. Every console message, page error
- * and CSP violation of a case is collected in `problems`, which must be empty when the case ends:
- * the pages run no script, so anything there is the browser refusing or failing something.
+ * per case), one browser for the file and a context per case. Every console message, page error,
+ * CSP violation and request to another origin of a case is collected in `problems`, which must be
+ * empty when the case ends: the pages run no script, so anything there is the browser refusing or
+ * failing something.
  */
 export function consoleWorld(more: (fleet: ConsoleFleet) => Promise<void> = async () => {}) {
   const redis = testRedis();
@@ -54,6 +55,11 @@ export function consoleWorld(more: (fleet: ConsoleFleet) => Promise<void> = asyn
     await w.context.addInitScript(REPORT_CSP);
     w.context.on('console', (m) => w.problems.push(`console ${m.type()}: ${m.text()}`));
     w.context.on('weberror', (e) => w.problems.push(`page error: ${e.error().message}`));
+    // Nothing but the console itself: no CDN, font or icon fetched from anywhere else.
+    w.context.on('request', (r) => {
+      if (!r.url().startsWith(`${w.server.url}/`) && !r.url().startsWith('data:'))
+        w.problems.push(`request elsewhere: ${r.url()}`);
+    });
   });
   afterEach(async () => {
     await w.context.close();
