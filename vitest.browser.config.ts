@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm run test:browser` (through test/browser/run.ts, which says why it skips when Chromium is
- * missing): the embedded sign-in in a real Chromium driven by playwright-core. Not part of
+ * missing): the embedded sign-in and the console's pages in a real Chromium driven by
+ * playwright-core. Not part of
  * `npm test` (vitest.config.ts leaves test/browser out): it needs Debian's chromium package.
  */
 export default defineConfig({
@@ -15,5 +16,7 @@ export default defineConfig({
     maxWorkers: 1,
     fileParallelism: false,
     reporters: ['verbose'],
+    // The console's pages read a fleet's Redis (test/support/redis.ts), as in `npm test`.
+    globalSetup: ['test/support/redis-global-setup.ts'],
   },
 });

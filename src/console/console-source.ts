@@ -46,6 +46,9 @@ export interface FeedRow {
 /** A feed's freshness verdict as the fleet judges it (src/fleet/freshness.ts), in its own words. */
 export interface FeedFreshnessNote {
   stale: boolean;
+  /** Its figures in a few words (the overview's cell). */
+  brief: string;
+  /** The whole sentence, with what to check when stale. */
   message: string;
 }
 

@@ -191,7 +191,7 @@ export class FleetConsoleSource implements ConsoleSource {
       const verdict = judgeFreshness(entry.data, now);
       notes.set(entry.data.feed, {
         accountId: entry.data.accountId,
-        note: { stale: verdict.stale, message: verdict.message },
+        note: { stale: verdict.stale, brief: verdict.brief, message: verdict.message },
       });
     }
     return notes;

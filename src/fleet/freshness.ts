@@ -7,6 +7,8 @@ export interface FreshnessVerdict extends FreshnessVerdictInput {
   /** When the feed last showed a new export; absent when it never did since it is watched. */
   lastNewAt?: number;
   expectEveryMs: number;
+  /** The verdict's figures in a few words, for a table cell ("last new export 3 h ago; every 1 h"). */
+  brief: string;
 }
 
 const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10} h`;
@@ -29,6 +31,7 @@ export function judgeFreshness(entry: FeedFreshness, now: number): FreshnessVerd
     stale,
     ...(entry.lastNewAt !== undefined ? { lastNewAt: entry.lastNewAt } : {}),
     expectEveryMs: entry.expectEveryMs,
+    brief: `${entry.lastNewAt === undefined ? `no new export in ${hours(age)} of watching` : `last new export ${hours(age)} ago`}; every ${hours(entry.expectEveryMs)} expected`,
     message: stale
       ? `feed ${entry.feed} is stale: ${seen}, expected every ${hours(entry.expectEveryMs)}; check that the ERP still exports and that source.path still matches its files`
       : `feed ${entry.feed} is fresh: ${seen}, expected every ${hours(entry.expectEveryMs)}`,

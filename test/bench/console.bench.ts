@@ -21,10 +21,9 @@ import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { consolePlugin } from '../../src/console/console-plugin.js';
-import { fleetKeys } from '../../src/fleet/keys.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import { buildSummary, RunTally } from '../../src/sync/report/summary.js';
-import { fleetConsoleWorld } from '../support/fleet-console.js';
+import { consoleFleet } from '../support/console-fleet.js';
 import { median } from './sandbox-process.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -37,8 +36,7 @@ const RETENTION = 14 * DAY;
 
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const prefix = `bench-console-${randomUUID().slice(0, 8)}`;
-const keys = fleetKeys(prefix);
-const { store, registry, reconciles, health, source } = fleetConsoleWorld(redis, keys, RETENTION);
+const { keys, store, registry, reconciles, health, source } = consoleFleet(redis, prefix, RETENTION);
 
 /** The tenant whose run and history pages are measured (its newest bank run has outcomes). */
 const MEASURED_TENANT = Math.ceil(TENANTS / 2);

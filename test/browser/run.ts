@@ -2,7 +2,7 @@ import { runSuite } from '../support/suite-runner.js';
 import { whyChromiumCannotRun } from './support/chromium.js';
 
 /**
- * `npm run test:browser`: the embedded sign-in in Chromium (vitest.browser.config.ts), or one line
+ * `npm run test:browser`: the embedded sign-in and the console in Chromium (vitest.browser.config.ts), or one line
  * saying why it cannot run here and exit 0 — a machine without Chromium is not a failure of the
  * code under test (.ci/run installs it). Extra arguments go to vitest.
  */

@@ -13,6 +13,7 @@ export function feedPage(feed: string, runs: readonly ConsoleRun[]): Html {
       records: r.controlTotals.all.records,
       rejected: r.counts.rejected,
     })),
+    `Records and rejected records per run of ${feed}, oldest left; the numbers are in the table "Runs, newest first"`,
   );
   const body = html`<div class="history">
 <figure>${chart}<figcaption><span class="legend-records">━ records</span> · <span class="legend-rejected">╍ rejected</span> per run, oldest left (${runs.length} runs)</figcaption></figure>

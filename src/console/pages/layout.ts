@@ -1,6 +1,9 @@
 import { type Html, html } from '../html.js';
 
-/** Every page's frame: a skip link to the content, the console's stylesheet, a way back. */
+/**
+ * Every page's frame: a skip link to the content, the console's stylesheet, a way back. The empty
+ * icon keeps browsers from asking for /favicon.ico, which neither server has (a 404 on each page).
+ */
 export function layout(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en">
@@ -10,6 +13,7 @@ export function layout(title: string, body: Html): Html {
 <meta name="referrer" content="no-referrer">
 <title>${title} · erp-bridge console</title>
 <link rel="stylesheet" href="/console/style.css">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
 
 /** Where Debian's `chromium` package puts the browser, and the PATH as a fallback. */
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -35,4 +36,12 @@ export function whyChromiumCannotRun(): string | undefined {
   return chromiumPath() === undefined
     ? "no chromium found (install Debian's package: apt-get install -y chromium, or set CHROMIUM_PATH)"
     : undefined;
+}
+
+/** The Chromium of chromiumPath(), headless; an error when there is none (run.ts skips before that). */
+export function launchChromium(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('no chromium (test/browser/run.ts should have skipped)');
+  // As root (CI containers) Chromium's own sandbox cannot start; the pages here are our own.
+  return chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { PartnerClient } from '../../../src/client/index.js';
 import { exampleParentHandler, INIT_TOKEN_HEADERS } from '../../../src/embed/server/index.js';
@@ -8,7 +8,7 @@ import type { EmbeddedApp, SandboxHandle } from '../../../src/sandbox/index.js';
 import { ssoHelpers } from '../../integration/sandbox/sso-fixture.js';
 import { type CapturedLogs, captureLogs } from '../../support/log-capture.js';
 import { withSandbox } from '../../support/sandbox.js';
-import { chromiumPath } from './chromium.js';
+import { launchChromium } from './chromium.js';
 
 export interface HelperSettings {
   maxAttempts?: number;
@@ -92,10 +92,7 @@ export function embedWorld() {
     const [admin] = await w.client.listUsers(w.accountId);
     if (!admin) throw new Error('seed account 1001 has no user');
     w.userId = admin.id;
-    const executablePath = chromiumPath();
-    if (!executablePath) throw new Error('no chromium (test/browser/run.ts should have skipped)');
-    // As root (CI containers) Chromium's own sandbox cannot start; the pages here are our own.
-    w.browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    w.browser = await launchChromium();
   });
 
   afterAll(async () => {

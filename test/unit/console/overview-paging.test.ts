@@ -87,7 +87,13 @@ describe('the overview of 250 tenants', () => {
     const clean = row(1);
     const failedRun = row(2, { last: { ...row(2).last, state: 'failed' } as FeedRow['last'] });
     const alerting = row(3, { alerts: ['many rows rejected'] });
-    const stale = row(4, { freshness: { stale: true, message: 'feed feed-4 is stale' } });
+    const stale = row(4, {
+      freshness: {
+        stale: true,
+        brief: 'no new export in 3 h of watching; every 1 h expected',
+        message: 'feed feed-4 is stale',
+      },
+    });
     const noRun: FeedRow = { accountId: 5, feed: 'feed-5', kind: '', runs: 0, alerts: [] };
     const sorted = selectRows([clean, failedRun, alerting, stale, noRun], query({ sort: 'state' }));
     // Alerting and stale (both completed, newest first) need a person; then by state: failed,
