@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scanLines } from './capped-lines.js';
+import type { ZodType } from 'zod';
+import { type LineScan, scanLines } from '../report-files/capped-lines.js';
 import type {
   ConsoleSource,
   DamagedFolder,
@@ -93,12 +94,12 @@ export class ReportsConsoleSource implements ConsoleSource {
 
   async problems(runId: string, query: RecordQuery): Promise<RecordPage<ConsoleOutcome>> {
     if (!FOLDER_ID.test(runId)) return { items: [], matched: 0, truncated: false, unreadable: 0 };
-    return pageOf(scanLines(this.lines(runId, 'outcomes'), ConsoleOutcome, problemMatches(query.q)), query);
+    return pageOf(this.scan(runId, 'outcomes', ConsoleOutcome, problemMatches(query.q)), query);
   }
 
   allProblems(runId: string, search: string): AsyncIterable<ConsoleOutcome> {
     if (!FOLDER_ID.test(runId)) return (async function* () {})();
-    return scanLines(this.lines(runId, 'outcomes'), ConsoleOutcome, problemMatches(search)).records;
+    return this.scan(runId, 'outcomes', ConsoleOutcome, problemMatches(search)).records;
   }
 
   async history(feed: string, limit: number): Promise<ConsoleRun[]> {
@@ -118,13 +119,14 @@ export class ReportsConsoleSource implements ConsoleSource {
   async differences(reconcileId: string, query: RecordQuery): Promise<RecordPage<ConsoleReconcileLine>> {
     if (!FOLDER_ID.test(reconcileId)) return { items: [], matched: 0, truncated: false, unreadable: 0 };
     return pageOf(
-      scanLines(this.lines(reconcileId, 'reconcile'), ConsoleReconcileLine, differenceMatches(query.q)),
+      this.scan(reconcileId, 'reconcile', ConsoleReconcileLine, differenceMatches(query.q)),
       query,
     );
   }
 
-  private lines(id: string, name: string): string {
-    return join(this.dir, id, `${name}.ndjson`);
+  /** A folder's NDJSON lines, checked; the file is written at its run's end: until then, no lines. */
+  private scan<T>(id: string, name: string, schema: ZodType<T>, keep: (record: T) => boolean): LineScan<T> {
+    return scanLines(join(this.dir, id, `${name}.ndjson`), schema, keep, { missingIsEmpty: true });
   }
 
   private async folders(): Promise<Folder[]> {
