@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { csvLine } from '../report-files/csv.js';
 import { CONSOLE_HEADERS, CONSOLE_METHODS } from './console-headers.js';
-import type { ConsoleSource } from './console-source.js';
+import type { ConsoleSource, Detail, RecordQuery } from './console-source.js';
 import { CONSOLE_CSS } from './console-style.js';
 import type { Html } from './html.js';
 import { html } from './html.js';
@@ -55,6 +55,27 @@ const page = (reply: FastifyReply, body: Html, code = 200) =>
 const notFound = (reply: FastifyReply, what: string) =>
   page(reply, layout('Not found', html`<p>${what}</p><p><a href="/console">Back to the runs</a></p>`), 404);
 
+/** What a run's or a reconcile's page route reads and shows (see detailOr404 below). */
+interface DetailKind<S> {
+  /** The damaged page's title. */
+  title: string;
+  /** The 404's words. */
+  missing: string;
+  read: (id: string) => Promise<Detail<S> | undefined>;
+  /** The page of a readable summary, with one page (`query`) of its records. */
+  page: (id: string, summary: S, query: RecordQuery) => Promise<Html>;
+}
+
+/** The summary a URL's id names; undefined when there is none (an id that cannot be one included). */
+async function detailOf<S>(
+  param: string,
+  read: (id: string) => Promise<Detail<S> | undefined>,
+): Promise<{ id: string; detail: Detail<S> } | undefined> {
+  const id = ID.safeParse(param);
+  const detail = id.success ? await read(id.data) : undefined;
+  return id.success && detail ? { id: id.data, detail } : undefined;
+}
+
 /**
  * The console's routes under /console, as a fastify plugin over a read port: `erp-bridge console`
  * serves them alone, the worker's and scheduler's admin servers can mount them beside /queues.
@@ -96,23 +117,35 @@ export function consolePlugin(source: ConsoleSource, options: ConsoleOptions = {
       return page(reply, overviewPage(overview, { ...query, dir: query.dir ?? defaultDir(query.sort) }));
     });
 
-    app.get<{ Params: { id: string } }>('/console/runs/:id', async (request, reply) => {
-      const id = ID.safeParse(request.params.id);
-      const detail = id.success ? await source.run(id.data) : undefined;
-      if (!detail || !id.success) return notFound(reply, 'No run with this id in the report folders.');
-      if ('damaged' in detail) return page(reply, damagedPage('Run', detail.damaged));
-      const query = { ...RecordsQuery.parse(request.query ?? {}), pageSize };
-      const records = await source.problems(id.data, query);
-      return page(reply, runPage(detail.summary, records, query));
-    });
+    /**
+     * A run's or reconcile's page: the URL's id parsed, its summary read, a 404 when there is none,
+     * the damaged page when it cannot be read, else `kind.page` with one page of its records.
+     */
+    const detailOr404 =
+      <S>(kind: DetailKind<S>) =>
+      async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+        const found = await detailOf(request.params.id, kind.read);
+        if (!found) return notFound(reply, kind.missing);
+        if ('damaged' in found.detail) return page(reply, damagedPage(kind.title, found.detail.damaged));
+        const query = { ...RecordsQuery.parse(request.query ?? {}), pageSize };
+        return page(reply, await kind.page(found.id, found.detail.summary, query));
+      };
+
+    app.get(
+      '/console/runs/:id',
+      detailOr404({
+        title: 'Run',
+        missing: 'No run with this id in the report folders.',
+        read: (id) => source.run(id),
+        page: async (id, run, query) => runPage(run, await source.problems(id, query), query),
+      }),
+    );
 
     app.get<{ Params: { id: string } }>('/console/runs/:id/records.csv', async (request, reply) => {
-      const id = ID.safeParse(request.params.id);
-      const detail = id.success ? await source.run(id.data) : undefined;
-      if (!detail || !id.success || 'damaged' in detail)
-        return notFound(reply, 'No readable run with this id.');
+      const found = await detailOf(request.params.id, (id) => source.run(id));
+      if (!found || 'damaged' in found.detail) return notFound(reply, 'No readable run with this id.');
       const { q } = RecordsQuery.parse(request.query ?? {});
-      const records = source.allProblems(id.data, q);
+      const records = source.allProblems(found.id, q);
       async function* lines() {
         yield csvLine(['file', 'line', 'key', 'externalId', 'outcome', 'code', 'message', 'amount']);
         for await (const o of records)
@@ -120,7 +153,7 @@ export function consolePlugin(source: ConsoleSource, options: ConsoleOptions = {
       }
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${id.data}-records.csv"`)
+        .header('content-disposition', `attachment; filename="${found.id}-records.csv"`)
         .send(Readable.from(lines()));
     });
 
@@ -130,13 +163,15 @@ export function consolePlugin(source: ConsoleSource, options: ConsoleOptions = {
       return page(reply, feedPage(feed.data, await source.history(feed.data, historyRuns)));
     });
 
-    app.get<{ Params: { id: string } }>('/console/reconciles/:id', async (request, reply) => {
-      const id = ID.safeParse(request.params.id);
-      const detail = id.success ? await source.reconcile(id.data) : undefined;
-      if (!detail || !id.success) return notFound(reply, 'No reconcile with this id in the report folders.');
-      if ('damaged' in detail) return page(reply, damagedPage('Reconcile', detail.damaged));
-      const query = { ...RecordsQuery.parse(request.query ?? {}), pageSize };
-      return page(reply, reconcilePage(detail.summary, await source.differences(id.data, query), query));
-    });
+    app.get(
+      '/console/reconciles/:id',
+      detailOr404({
+        title: 'Reconcile',
+        missing: 'No reconcile with this id in the report folders.',
+        read: (id) => source.reconcile(id),
+        page: async (id, reconcile, query) =>
+          reconcilePage(reconcile, await source.differences(id, query), query),
+      }),
+    );
   };
 }

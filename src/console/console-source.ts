@@ -72,8 +72,10 @@ export interface Overview {
   knows: { runs: boolean; freshness: boolean; alerts: boolean };
 }
 
-export type RunDetail = { summary: ConsoleRun } | { damaged: DamagedFolder };
-export type ReconcileDetail = { summary: ConsoleReconcile } | { damaged: DamagedFolder };
+/** A run's or reconcile's summary as a page shows it, or why it cannot (its folder or entry damaged). */
+export type Detail<S> = { summary: S } | { damaged: DamagedFolder };
+export type RunDetail = Detail<ConsoleRun>;
+export type ReconcileDetail = Detail<ConsoleReconcile>;
 
 export interface RecordQuery {
   /** Case-insensitive text searched in externalId, code, message, file and line; '' = all. */

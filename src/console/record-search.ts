@@ -1,5 +1,11 @@
 import type { ZodType } from 'zod';
-import { type LineScan, MAX_LINES_SCANNED } from './capped-lines.js';
+import {
+  checkProblem,
+  type LineScan,
+  MAX_LINES_SCANNED,
+  scanOf,
+  skip,
+} from '../report-files/capped-lines.js';
 import type { RecordPage, RecordQuery } from './console-source.js';
 import type { ConsoleOutcome, ConsoleReconcileLine } from './summary-schemas.js';
 
@@ -51,26 +57,16 @@ export function scanValues<T>(
   keep: (value: T) => boolean,
   maxValues = MAX_LINES_SCANNED,
 ): LineScan<T> {
-  const state = { unreadable: 0, truncated: false };
-  async function* records(): AsyncGenerator<T> {
+  return scanOf(async function* records(counts): AsyncGenerator<T> {
     let read = 0;
     for await (const value of values) {
       if (read++ >= maxValues) {
-        state.truncated = true;
+        counts.truncated = true;
         return;
       }
       const parsed = schema.safeParse(value);
-      if (!parsed.success) state.unreadable++;
+      if (!parsed.success) skip(counts, read, checkProblem(parsed.error));
       else if (keep(parsed.data)) yield parsed.data;
     }
-  }
-  return {
-    records: records(),
-    get unreadable() {
-      return state.unreadable;
-    },
-    get truncated() {
-      return state.truncated;
-    },
-  };
+  });
 }

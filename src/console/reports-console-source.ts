@@ -1,9 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scanLines } from './capped-lines.js';
+import type { ZodType } from 'zod';
+import { type LineScan, scanLines } from '../report-files/capped-lines.js';
+import { checkedDetail } from './checked-detail.js';
 import type {
   ConsoleSource,
   DamagedFolder,
+  Detail,
   FeedRow,
   Overview,
   ReconcileDetail,
@@ -13,13 +16,7 @@ import type {
   RunDetail,
 } from './console-source.js';
 import { differenceMatches, pageOf, problemMatches } from './record-search.js';
-import {
-  ConsoleOutcome,
-  ConsoleReconcile,
-  ConsoleReconcileLine,
-  ConsoleRun,
-  firstIssue,
-} from './summary-schemas.js';
+import { ConsoleOutcome, ConsoleReconcile, ConsoleReconcileLine, ConsoleRun } from './summary-schemas.js';
 
 /** A report folder's name as the URL carries it: one path segment, never `..` or a hidden folder. */
 export const FOLDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -85,20 +82,17 @@ export class ReportsConsoleSource implements ConsoleSource {
   }
 
   async run(runId: string): Promise<RunDetail | undefined> {
-    const folder = await this.folder(runId);
-    if (!folder) return undefined;
-    if ('damaged' in folder) return { damaged: folder.damaged };
-    return 'run' in folder ? { summary: folder.run } : undefined;
+    return this.detail(runId, (folder) => ('run' in folder ? folder.run : undefined));
   }
 
   async problems(runId: string, query: RecordQuery): Promise<RecordPage<ConsoleOutcome>> {
     if (!FOLDER_ID.test(runId)) return { items: [], matched: 0, truncated: false, unreadable: 0 };
-    return pageOf(scanLines(this.lines(runId, 'outcomes'), ConsoleOutcome, problemMatches(query.q)), query);
+    return pageOf(this.scan(runId, 'outcomes', ConsoleOutcome, problemMatches(query.q)), query);
   }
 
   allProblems(runId: string, search: string): AsyncIterable<ConsoleOutcome> {
     if (!FOLDER_ID.test(runId)) return (async function* () {})();
-    return scanLines(this.lines(runId, 'outcomes'), ConsoleOutcome, problemMatches(search)).records;
+    return this.scan(runId, 'outcomes', ConsoleOutcome, problemMatches(search)).records;
   }
 
   async history(feed: string, limit: number): Promise<ConsoleRun[]> {
@@ -109,22 +103,36 @@ export class ReportsConsoleSource implements ConsoleSource {
   }
 
   async reconcile(reconcileId: string): Promise<ReconcileDetail | undefined> {
-    const folder = await this.folder(reconcileId);
-    if (!folder) return undefined;
-    if ('damaged' in folder) return { damaged: folder.damaged };
-    return 'reconcile' in folder ? { summary: folder.reconcile } : undefined;
+    return this.detail(reconcileId, (folder) => ('reconcile' in folder ? folder.reconcile : undefined));
   }
 
   async differences(reconcileId: string, query: RecordQuery): Promise<RecordPage<ConsoleReconcileLine>> {
     if (!FOLDER_ID.test(reconcileId)) return { items: [], matched: 0, truncated: false, unreadable: 0 };
     return pageOf(
-      scanLines(this.lines(reconcileId, 'reconcile'), ConsoleReconcileLine, differenceMatches(query.q)),
+      this.scan(reconcileId, 'reconcile', ConsoleReconcileLine, differenceMatches(query.q)),
       query,
     );
   }
 
-  private lines(id: string, name: string): string {
-    return join(this.dir, id, `${name}.ndjson`);
+  /**
+   * The folder's summary that `summaryOf` picks (a run's or a reconcile's), damaged whatever the
+   * kind asked for (a folder without a readable summary cannot say which it is), undefined when
+   * there is no such folder or it holds the other kind.
+   */
+  private async detail<S>(
+    id: string,
+    summaryOf: (folder: Exclude<Folder, undefined>) => S | undefined,
+  ): Promise<Detail<S> | undefined> {
+    const folder = await this.folder(id);
+    if (!folder) return undefined;
+    if ('damaged' in folder) return { damaged: folder.damaged };
+    const summary = summaryOf(folder);
+    return summary === undefined ? undefined : { summary };
+  }
+
+  /** A folder's NDJSON lines, checked; the file is written at its run's end: until then, no lines. */
+  private scan<T>(id: string, name: string, schema: ZodType<T>, keep: (record: T) => boolean): LineScan<T> {
+    return scanLines(join(this.dir, id, `${name}.ndjson`), schema, keep, { missingIsEmpty: true });
   }
 
   private async folders(): Promise<Folder[]> {
@@ -162,17 +170,10 @@ export class ReportsConsoleSource implements ConsoleSource {
     }
     const isReconcile = typeof value === 'object' && value !== null && 'reconcileId' in value;
     if (isReconcile) {
-      const parsed = ConsoleReconcile.safeParse(value);
-      return parsed.success
-        ? { id, reconcile: parsed.data }
-        : {
-            id,
-            damaged: { id, problem: `summary.json is not a reconcile summary: ${firstIssue(parsed.error)}` },
-          };
+      const reconcile = checkedDetail(ConsoleReconcile, value, id, 'summary.json is not a reconcile summary');
+      return 'summary' in reconcile ? { id, reconcile: reconcile.summary } : { id, ...reconcile };
     }
-    const parsed = ConsoleRun.safeParse(value);
-    return parsed.success
-      ? { id, run: parsed.data }
-      : { id, damaged: { id, problem: `summary.json is not a run summary: ${firstIssue(parsed.error)}` } };
+    const run = checkedDetail(ConsoleRun, value, id, 'summary.json is not a run summary');
+    return 'summary' in run ? { id, run: run.summary } : { id, ...run };
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { OutcomeLine } from '../report-files/outcome-line.js';
 
 // The edge between the report folders (files anyone may have edited, truncated or written with
 // another version) and the pages: what the pages show, checked. Keys the console does not show are
@@ -19,16 +20,8 @@ export const RUN_STATES = [
 ] as const;
 export type ConsoleRunState = (typeof RUN_STATES)[number];
 
-export const ConsoleOutcome = z.object({
-  file: z.string(),
-  line: z.int().nonnegative(),
-  key: z.string().optional(),
-  externalId: z.string().optional(),
-  outcome: z.enum(OUTCOME_KEYS),
-  code: z.string().optional(),
-  message: z.string().optional(),
-  amount: z.string().optional(),
-});
+/** A line of outcomes.ndjson (or the fleet's stored outcome) as the pages show it: no service id. */
+export const ConsoleOutcome = OutcomeLine.omit({ serviceId: true });
 export type ConsoleOutcome = z.output<typeof ConsoleOutcome>;
 
 const StatementWarning = z.object({

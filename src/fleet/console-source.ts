@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkedDetail } from '../console/checked-detail.js';
 import type {
   ConsoleSource,
   DamagedFolder,
@@ -71,35 +72,29 @@ function runningRun(meta: RunMeta): unknown {
   };
 }
 
-type Checked = { run: ConsoleRun } | { damaged: DamagedFolder };
-
 /**
  * The edge between Redis and the pages: what the run store holds was written by this or another
  * version of erp-bridge (or by hand), so it is parsed with the console's zod schemas like a
  * summary.json is; what fails is listed as damaged, never a crash, and keys the console does not
  * show are dropped.
  */
-function checked(listing: RunListing): Checked {
-  const parsed = ConsoleRun.safeParse(listing.summary ?? runningRun(listing.meta));
-  if (parsed.success) return { run: parsed.data };
-  const id = String(listing.meta.runId);
-  return { damaged: { id, problem: `the stored run is not a run summary: ${firstIssue(parsed.error)}` } };
+function runDetail(listing: RunListing): RunDetail {
+  const value = listing.summary ?? runningRun(listing.meta);
+  return checkedDetail(ConsoleRun, value, String(listing.meta.runId), 'the stored run is not a run summary');
 }
+
+const NOT_A_RECONCILE = 'the stored reconcile is not a reconcile summary';
 
 const rowKey = (accountId: number, feed: string) => `${accountId}\u0000${feed}`;
 
-/** The last reconcile of each tenant x feed, checked; what is not one, damaged. */
+/** The last reconcile of each tenant x feed, checked (compiled: up to one per tenant); what is not one, damaged. */
 function lastReconciles(stored: readonly unknown[], damaged: DamagedFolder[]): ReconcileRow[] {
   const rows: ReconcileRow[] = [];
   for (const value of stored) {
-    const parsed = ConsoleReconcile.safeParse(value);
-    if (parsed.success)
-      rows.push({ accountId: parsed.data.accountId, feed: parsed.data.feed, last: parsed.data });
-    else
-      damaged.push({
-        id: storedId(value, 'reconcileId') ?? 'a reconcile',
-        problem: `the stored reconcile is not a reconcile summary: ${firstIssue(parsed.error)}`,
-      });
+    const id = storedId(value, 'reconcileId') ?? 'a reconcile';
+    const detail = checkedDetail(compiled(ConsoleReconcile), value, id, NOT_A_RECONCILE);
+    if ('damaged' in detail) damaged.push(detail.damaged);
+    else rows.push({ accountId: detail.summary.accountId, feed: detail.summary.feed, last: detail.summary });
   }
   return rows;
 }
@@ -136,15 +131,13 @@ export class FleetConsoleSource implements ConsoleSource {
     const damaged: DamagedFolder[] = [];
     for (const value of latest) {
       // Compiled: 3,000 rows of a 1,000-tenant fleet on every page view.
-      const parsed = compiled(ConsoleRun).safeParse(value);
-      if (!parsed.success) {
-        damaged.push({
-          id: storedId(value, 'runId') ?? 'a run',
-          problem: `the stored run is not a run summary: ${firstIssue(parsed.error)}`,
-        });
+      const id = storedId(value, 'runId') ?? 'a run';
+      const detail = checkedDetail(compiled(ConsoleRun), value, id, 'the stored run is not a run summary');
+      if ('damaged' in detail) {
+        damaged.push(detail.damaged);
         continue;
       }
-      const run = parsed.data;
+      const run = detail.summary;
       rows.set(rowKey(run.accountId, run.feed), {
         accountId: run.accountId,
         feed: run.feed,
@@ -201,8 +194,7 @@ export class FleetConsoleSource implements ConsoleSource {
     const { store } = this.deps;
     const [meta, summary] = await Promise.all([store.meta(runId), store.summary(runId)]);
     if (!meta) return undefined;
-    const result = checked({ meta, ...(summary ? { summary } : {}) });
-    return 'run' in result ? { summary: result.run } : result;
+    return runDetail({ meta, ...(summary ? { summary } : {}) });
   }
 
   async problems(runId: string, query: RecordQuery): Promise<RecordPage<ConsoleOutcome>> {
@@ -216,24 +208,15 @@ export class FleetConsoleSource implements ConsoleSource {
   async history(feed: string, limit: number): Promise<ConsoleRun[]> {
     const runs: ConsoleRun[] = [];
     for (const listing of await this.deps.store.list(limit, feed)) {
-      const result = checked(listing);
-      if ('run' in result) runs.push(result.run);
+      const detail = runDetail(listing);
+      if ('summary' in detail) runs.push(detail.summary);
     }
     return runs.reverse();
   }
 
   async reconcile(reconcileId: string): Promise<ReconcileDetail | undefined> {
     const summary = await this.deps.reconciles.summary(reconcileId);
-    if (!summary) return undefined;
-    const parsed = ConsoleReconcile.safeParse(summary);
-    return parsed.success
-      ? { summary: parsed.data }
-      : {
-          damaged: {
-            id: reconcileId,
-            problem: `the stored reconcile is not a reconcile summary: ${firstIssue(parsed.error)}`,
-          },
-        };
+    return summary ? checkedDetail(ConsoleReconcile, summary, reconcileId, NOT_A_RECONCILE) : undefined;
   }
 
   async differences(reconcileId: string, query: RecordQuery): Promise<RecordPage<ConsoleReconcileLine>> {

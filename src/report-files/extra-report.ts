@@ -1,10 +1,11 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { basename, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { RecordOutcome } from '../sync/outcome.js';
+import { scanLines } from './capped-lines.js';
 import { excelCsvHeader, outcomeExcelCsvLine } from './excel-csv.js';
+import { OutcomeLine } from './outcome-line.js';
 import { closeStream, failureOf, write } from './stream-write.js';
 
 /**
@@ -17,14 +18,22 @@ export function extraReportFile(dir: string, format: ExtraReport): string {
   return join(dir, format === 'excel' ? 'outcomes.xlsx' : 'outcomes.excel.csv');
 }
 
-/** The outcomes of an outcomes.ndjson, in its order (report order), without the run id. */
-export async function* outcomesOfNdjson(path: string): AsyncGenerator<RecordOutcome> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line) continue;
-    const { runId: _, ...outcome } = JSON.parse(line) as RecordOutcome & { runId: string };
-    yield outcome;
-  }
+/**
+ * The outcomes of an outcomes.ndjson, in its order (report order), without the run id. The whole
+ * file, however long (memory stays flat); a line that is no outcome (damaged, or longer than a
+ * record line can be) is not left out quietly: the extra report would hold fewer rows than
+ * outcomes.csv and look whole, so its end throws, naming the file and the first such line.
+ */
+export async function* outcomesOfNdjson(path: string, target: string): AsyncGenerator<RecordOutcome> {
+  const scan = scanLines(path, OutcomeLine, () => true, { maxLines: Number.POSITIVE_INFINITY });
+  yield* scan.records;
+  const first = scan.firstUnreadable;
+  if (first)
+    throw new Error(
+      `${path}: ${scan.unreadable === 1 ? 'a line is' : `${scan.unreadable} lines are`} not an outcome ` +
+        `(the first, line ${first.line}: ${first.problem}); ${target} is not written, ` +
+        'outcomes.csv and outcomes.ndjson are',
+    );
 }
 
 /** Writes the outcomes as outcomes.excel.csv to `out` (a file or stdout). */
@@ -63,11 +72,14 @@ export async function writeExtraReport(
   try {
     if (format === 'excel') {
       const { writeOutcomesXlsx } = await import('./outcome-xlsx.js');
-      await writeOutcomesXlsx(part, outcomesOfNdjson(ndjson), runId);
+      await writeOutcomesXlsx(part, outcomesOfNdjson(ndjson, basename(path)), runId);
     } else {
       const out = createWriteStream(part);
       const failure = failureOf(out);
-      await Promise.race([writeOutcomesExcelCsv(out, outcomesOfNdjson(ndjson), runId, columns), failure]);
+      await Promise.race([
+        writeOutcomesExcelCsv(out, outcomesOfNdjson(ndjson, basename(path)), runId, columns),
+        failure,
+      ]);
       await Promise.race([closeStream(out), failure]);
     }
     await rename(part, path);

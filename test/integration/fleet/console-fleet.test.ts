@@ -90,6 +90,26 @@ describe('the console on a fleet admin server', () => {
     expect((await get(server, '/console/reconciles/rec-none-20261128T050000Z-ffffff')).status).toBe(404);
   });
 
+  it('shows a stored reconcile that is not one as damaged, in the overview and on its page', async () => {
+    const id = 'rec-old-20261128T060000Z-gggggg';
+    const damagedSummary = JSON.stringify({ reconcileId: id, state: 'weird' });
+    await admin.connection.set(fleet.keys.reconcile(id), damagedSummary);
+    await admin.connection.hset(
+      fleet.keys.latestReconciles(),
+      '1009:old-bank',
+      `${Date.now()} ${damagedSummary}`,
+    );
+    const server = await admin.start({}, { consoleSource: source });
+    const overview = await get(server, '/console');
+    expect(overview.text).toContain(id);
+    expect(overview.text).toContain('the stored reconcile is not a reconcile summary: ');
+    const page = await get(server, `/console/reconciles/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('the stored reconcile is not a reconcile summary: ');
+    // The good one beside it is still shown as before.
+    expect((await get(server, '/console/reconciles/rec-acme-bank-20261128T050000Z-eeeeee')).status).toBe(200);
+  });
+
   it('asks for the admin credentials when they are configured, and stays read-only', async () => {
     const server = await admin.start({ credentials: { token: TOKEN } }, { consoleSource: source });
     const refused = await get(server, '/console');

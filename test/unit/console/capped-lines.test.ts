@@ -3,9 +3,9 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_LINE_BYTES, scanLines } from '../../../src/console/capped-lines.js';
 import { pageOf } from '../../../src/console/record-search.js';
 import { ConsoleOutcome } from '../../../src/console/summary-schemas.js';
+import { MAX_LINE_BYTES, scanLines } from '../../../src/report-files/capped-lines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'console-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +32,7 @@ describe('outcome lines read with caps', () => {
     const path = join(dir, 'capped.ndjson');
     writeFileSync(path, Array.from({ length: 100 }, (_, i) => line(i + 1, 'rejected')).join(''));
     const page = await pageOf(
-      scanLines(path, ConsoleOutcome, () => true, 40),
+      scanLines(path, ConsoleOutcome, () => true, { maxLines: 40 }),
       { q: '', page: 1, pageSize: 5 },
     );
     expect(page.matched).toBe(40);
@@ -52,7 +52,7 @@ describe('outcome lines read with caps', () => {
     expect(page.items.map((o) => o.line)).toEqual([1, 4]);
     expect(page.unreadable).toBe(2);
     const none = await pageOf(
-      scanLines(join(dir, 'absent.ndjson'), ConsoleOutcome, () => true),
+      scanLines(join(dir, 'absent.ndjson'), ConsoleOutcome, () => true, { missingIsEmpty: true }),
       { q: '', page: 1, pageSize: 10 },
     );
     expect(none.matched).toBe(0);

@@ -284,3 +284,31 @@ describe('console pages from report folders', () => {
     expect((await app.inject({ method: 'HEAD', url: '/console' })).statusCode).toBe(200);
   });
 });
+
+describe('a damaged summary, whichever kind the URL asks for', () => {
+  const damaged = reportsDir();
+  const server = Fastify();
+  beforeAll(async () => {
+    damaged.reconcile('rec-old', { reconcileId: 'rec-old', state: 'weird' }, []);
+    damaged.run({ runId: 'run-old', feed: 'x', startedAt: '2026-11-02T01:00:00.000Z' }, { runId: 'run-old' });
+    await server.register(consolePlugin(new ReportsConsoleSource(damaged.dir)));
+  });
+  afterAll(async () => {
+    await server.close();
+    damaged.remove();
+  });
+  const status = async (url: string) => (await server.inject({ method: 'GET', url })).statusCode;
+
+  it('is a page naming the problem; its records download is a 404, never a crash', async () => {
+    const reconcile = await server.inject({ method: 'GET', url: '/console/reconciles/rec-old' });
+    expect(reconcile.statusCode).toBe(200);
+    expect(reconcile.body).toContain('summary.json is not a reconcile summary: ');
+    expect(reconcile.body).toContain('Reconcile');
+    const run = await server.inject({ method: 'GET', url: '/console/runs/run-old' });
+    expect(run.statusCode).toBe(200);
+    expect(run.body).toContain('summary.json is not a run summary: ');
+    expect(await status('/console/runs/run-old/records.csv')).toBe(404);
+    expect(await status('/console/runs/rec-old/records.csv')).toBe(404);
+    expect(await status('/console/reconciles/..%2Frec-old')).toBe(404);
+  });
+});

@@ -1,8 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileReportSink } from '../../../src/report-files/file-sink.js';
+import { MAX_LINE_BYTES } from '../../../src/report-files/capped-lines.js';
+import { writeExtraReport } from '../../../src/report-files/extra-report.js';
+import { FileReportSink, OUTCOME_COLUMNS, outcomeJsonLine } from '../../../src/report-files/file-sink.js';
 import type { RecordOutcome } from '../../../src/sync/outcome.js';
 import { summaryOf } from '../../support/run-summaries.js';
 
@@ -46,5 +56,58 @@ describe('a workbook that cannot be written', () => {
     await sink.record(outcomes(Array.from({ length: 5_000 }, (_, i) => i + 2)));
     await expect(sink.finish(summaryOf({ runId: 'run-broken-xlsx' }))).rejects.toThrow(/EISDIR/);
     expect(existsSync(sink.files.summary)).toBe(true);
+  });
+});
+
+describe('an outcomes.ndjson with a line that is no outcome', () => {
+  /** A report folder whose outcomes.ndjson holds `lines` (outcomeJsonLine's or anything else). */
+  const folder = (name: string, lines: readonly string[]) => {
+    const at = join(dir, name);
+    mkdirSync(at);
+    writeFileSync(join(at, 'outcomes.ndjson'), lines.join(''));
+    return at;
+  };
+  const good = (line: number) => outcomeJsonLine({ file: 'a.csv', line, outcome: 'created' }, 'r');
+
+  for (const format of ['excel-csv', 'excel'] as const)
+    it(`fails the ${format} report naming the file and the first such line, never writing fewer rows`, async () => {
+      const at = folder(`damaged-${format}`, [
+        good(2),
+        '\n',
+        '{"file":"a.csv","line":3,"outcome":"maybe","runId":"r"}\n',
+        good(4),
+        '{"file":"a.csv",\n',
+        good(6),
+      ]);
+      const ndjson = join(at, 'outcomes.ndjson');
+      await expect(writeExtraReport(format, at, ndjson, 'r', OUTCOME_COLUMNS)).rejects.toThrow(
+        `${ndjson}: 2 lines are not an outcome (the first, line 3: outcome: `,
+      );
+      // Neither the report nor its partial is left: no file that looks whole but lacks a line.
+      expect(readdirSync(at)).toEqual(['outcomes.ndjson']);
+    });
+
+  it("fails on a line longer than a record line can be (the reader's cap), read without holding it", async () => {
+    const at = folder('over-long', [good(2), `{"message":"${'x'.repeat(MAX_LINE_BYTES * 2)}"}\n`, good(4)]);
+    await expect(
+      writeExtraReport('excel-csv', at, join(at, 'outcomes.ndjson'), 'r', OUTCOME_COLUMNS),
+    ).rejects.toThrow(
+      /a line is not an outcome \(the first, line 2: longer than 64 KiB\); outcomes\.excel\.csv is not written/,
+    );
+    expect(readdirSync(at)).toEqual(['outcomes.ndjson']);
+  });
+
+  it("keeps a character whole when the file's read chunks split it", async () => {
+    const message = 'Prüfsumme ungültig '.repeat(1_500);
+    const lines = [2, 3, 4, 5, 6, 7, 8];
+    const at = folder(
+      'umlauts',
+      lines.map((line) => outcomeJsonLine({ file: 'konto.csv', line, outcome: 'rejected', message }, 'r')),
+    );
+    // The second 64 KiB chunk of the file (the reader's) ends inside an ü: its next byte continues it.
+    expect(readFileSync(join(at, 'outcomes.ndjson'))[2 * 64 * 1024]).toBe(0xbc);
+    const path = await writeExtraReport('excel-csv', at, join(at, 'outcomes.ndjson'), 'r', OUTCOME_COLUMNS);
+    const rows = readFileSync(path, 'utf8').split('\r\n').slice(1, -1);
+    expect(rows.map((row) => row.split(';')[6])).toEqual(lines.map(() => message));
   });
 });
