@@ -41,10 +41,17 @@ const LINE_FILES = [
  * Read on each request, nothing cached: the folders change while a sync runs beside the console.
  */
 export class ReportsConsoleSource implements ConsoleSource {
-  constructor(private readonly dir: string) {}
+  /**
+   * `alerts`: each feed's open alerts in words, when the caller can read them (the CLI reads the
+   * `.feed-health.json` that `erp-bridge sync` keeps in the same folder).
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly alerts?: () => Promise<Map<string, string[]>>,
+  ) {}
 
   async overview(): Promise<Overview> {
-    const folders = await this.folders();
+    const [folders, open] = await Promise.all([this.folders(), this.openAlerts()]);
     const rows = new Map<string, FeedRow>();
     const reconciles = new Map<string, ReconcileRow>();
     const damaged: DamagedFolder[] = [];
@@ -73,12 +80,24 @@ export class ReportsConsoleSource implements ConsoleSource {
           reconciles.set(key, { accountId: reconcile.accountId, feed: reconcile.feed, last: reconcile });
       }
     }
+    if ('problem' in open) damaged.push(open.problem);
+    else if (open.alerts) for (const row of rows.values()) row.alerts = open.alerts.get(row.feed) ?? [];
     return {
       rows: [...rows.values()],
       reconciles: [...reconciles.values()],
       damaged,
-      knows: { runs: true, freshness: false, alerts: false },
+      knows: { runs: true, freshness: false, alerts: this.alerts !== undefined },
     };
+  }
+
+  /** The alerts, or why they cannot be read (a row then says "unknown", never "none"). */
+  private async openAlerts(): Promise<{ alerts?: Map<string, string[]> } | { problem: DamagedFolder }> {
+    if (!this.alerts) return {};
+    try {
+      return { alerts: await this.alerts() };
+    } catch (error) {
+      return { problem: { id: '.feed-health.json', problem: (error as Error).message } };
+    }
   }
 
   async run(runId: string): Promise<RunDetail | undefined> {

@@ -1,9 +1,11 @@
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ConfigError } from '../../config/errors.js';
 import { startConsoleServer } from '../../console/console-server.js';
 import { ReportsConsoleSource } from '../../console/reports-console-source.js';
 import { consoleGuard } from '../../ops/admin-auth.js';
 import { hostAllowed } from '../../ops/admin-host.js';
+import { readOpenAlerts } from '../../ops/alerts/file-health-store.js';
 import { loadConsoleConfig } from '../console-config.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 
@@ -31,7 +33,9 @@ export async function serveConsole(flags: ConsoleCommandFlags): Promise<ExitCode
       hostAllowed: (header: string | undefined) => hostAllowed(header, config),
       ...(guard ? { guard } : {}),
     };
-    server = await startConsoleServer(new ReportsConsoleSource(flags.reports), serverConfig).catch(
+    // The alerts `erp-bridge sync` keeps beside its report folders (src/ops/alerts/file-health-store.ts).
+    const alerts = () => readOpenAlerts(join(flags.reports, '.feed-health.json'));
+    server = await startConsoleServer(new ReportsConsoleSource(flags.reports, alerts), serverConfig).catch(
       (error: unknown) => {
         throw new ConfigError(
           `the console cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,

@@ -114,9 +114,13 @@ function whenOnTwoLines(iso: string): Html {
   return html`${date ?? ''} <span class="nowrap">${time ?? ''}</span>`;
 }
 
-/** The feed's open alerts, each in its words; "none" said, so an empty cell is never ambiguous. */
+/**
+ * The feed's open alerts, each in its words; "none" said, so an empty cell is never ambiguous, and
+ * "unknown" when the source could not read them (its reason is listed below the table).
+ */
 function alertsCell(r: FeedRow): Html {
-  const alerts = r.alerts ?? [];
+  const alerts = r.alerts;
+  if (!alerts) return html`<span class="muted">unknown</span>`;
   if (alerts.length === 0) return html`<span class="muted">none</span>`;
   return html`${alerts.map((a, i) => html`${i > 0 ? ' ' : ''}<span class="alert">${a}</span>`)}`;
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import * as z from 'zod';
 import { readIfWritten, writeFileAtomic } from '../../report-files/atomic-file.js';
 import {
+  alertsOf,
   type FeedHealthStore,
   type HealthSnapshot,
   type HealthUpdate,
@@ -20,6 +21,26 @@ const Snapshot = z.record(
     recent: z.array(z.object({ runId: z.string(), records: z.int().nonnegative() })),
   }),
 );
+
+/**
+ * Every feed's open alerts in words as the health file holds them now (the console reads it on
+ * each page: `erp-bridge sync` may be writing it). No file: none; a file that is not a health file:
+ * an error naming it (a console must not show "no alerts" for a state it cannot read).
+ */
+export async function readOpenAlerts(path: string): Promise<Map<string, string[]>> {
+  const text = await readIfWritten(path);
+  if (text === undefined) return new Map();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${path} is not JSON (truncated or edited?): the feeds' open alerts cannot be read`);
+  }
+  const parsed = Snapshot.safeParse(json);
+  if (!parsed.success)
+    throw new Error(`${path} is not a feed health file: the feeds' open alerts cannot be read`);
+  return alertsOf(Object.entries(parsed.data));
+}
 
 /**
  * The feeds' states in one JSON file (`<report-dir>/.feed-health.json` for `erp-bridge sync`), so

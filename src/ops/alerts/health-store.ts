@@ -1,4 +1,12 @@
-import { FAILING_KINDS, type FailingKind, kindOfState, RECENT_RUNS } from './feed-health.js';
+import {
+  alertWords,
+  DROP_KIND,
+  FAILING_KINDS,
+  type FailingKind,
+  kindOfState,
+  RECENT_RUNS,
+  STALE_KIND,
+} from './feed-health.js';
 import { kindsKey } from './transitions.js';
 
 /** What a finished run sets in its feed's state. */
@@ -39,6 +47,30 @@ export const isFailingKind = (kind: string): kind is FailingKind =>
 /** The failing states of a stored key (those of unknown kinds, e.g. of a newer version, are dropped). */
 export const parseKinds = (key: string): string[] =>
   key.split(',').filter((state) => isFailingKind(kindOfState(state)));
+
+/**
+ * A feed's open alerts in words (its failing states, a record-count drop, staleness), as the
+ * console shows them; empty when it has none. Both stores keep these three, each its own way.
+ */
+export function openAlertWords(entry: { failing: string; dropped: boolean; stale?: boolean }): string[] {
+  return [
+    ...parseKinds(entry.failing).map(alertWords),
+    ...(entry.dropped ? [alertWords(DROP_KIND)] : []),
+    ...(entry.stale ? [alertWords(STALE_KIND)] : []),
+  ];
+}
+
+/** Every feed's open alerts in words; feeds without one are absent. */
+export function alertsOf(
+  entries: Iterable<[string, { failing: string; dropped: boolean; stale?: boolean }]>,
+): Map<string, string[]> {
+  const alerts = new Map<string, string[]>();
+  for (const [feed, entry] of entries) {
+    const words = openAlertWords(entry);
+    if (words.length > 0) alerts.set(feed, words);
+  }
+  return alerts;
+}
 
 interface FeedEntry {
   failing: string;

@@ -1,7 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { FleetKeys } from '../../fleet/keys.js';
-import { alertWords, DROP_KIND, RECENT_RUNS, STALE_KIND } from './feed-health.js';
-import { type FeedHealthStore, type HealthUpdate, type PreviousHealth, parseKinds } from './health-store.js';
+import { RECENT_RUNS } from './feed-health.js';
+import {
+  alertsOf,
+  type FeedHealthStore,
+  type HealthUpdate,
+  type PreviousHealth,
+  parseKinds,
+} from './health-store.js';
 import { kindsKey } from './transitions.js';
 
 // One script, so the swap is atomic: of two workers finishing runs of a feed at the same moment,
@@ -54,16 +60,20 @@ export class RedisFeedHealthStore implements FeedHealthStore {
    * console's overview. Feeds without one are absent.
    */
   async openAlerts(): Promise<Map<string, string[]>> {
-    const alerts = new Map<string, string[]>();
-    const add = (feed: string, words: string) => alerts.set(feed, [...(alerts.get(feed) ?? []), words]);
+    const entries = new Map<string, { failing: string; dropped: boolean; stale: boolean }>();
+    const entry = (feed: string) => {
+      const found = entries.get(feed) ?? { failing: '', dropped: false, stale: false };
+      entries.set(feed, found);
+      return found;
+    };
     for (const [field, value] of Object.entries(await this.redis.hgetall(this.keys.feedHealth()))) {
       const colon = field.indexOf(':');
       const [flag, feed] = [field.slice(0, colon), field.slice(colon + 1)];
-      if (flag === 'failing') for (const state of parseKinds(value)) add(feed, alertWords(state));
-      else if (value === '1' && flag === 'dropped') add(feed, alertWords(DROP_KIND));
-      else if (value === '1' && flag === 'stale') add(feed, alertWords(STALE_KIND));
+      if (flag === 'failing') entry(feed).failing = value;
+      else if (flag === 'dropped') entry(feed).dropped = value === '1';
+      else if (flag === 'stale') entry(feed).stale = value === '1';
     }
-    return alerts;
+    return alertsOf(entries);
   }
 
   async update(feed: string, update: HealthUpdate): Promise<PreviousHealth> {

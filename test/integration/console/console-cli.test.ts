@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -97,6 +98,28 @@ describe('erp-bridge console (built CLI)', () => {
     const rebound = await call(url, { headers: { host: 'evil.example:80' } });
     expect(rebound.status).toBe(421);
     expect(rebound.body).not.toContain('demo-acme-bank');
+  });
+
+  it("shows each feed's open alerts from the .feed-health.json sync keeps beside the folders", async () => {
+    const health = join(folders.dir, '.feed-health.json');
+    // As `erp-bridge sync` (not --sandbox) writes it when a run's rejected share is over the limit.
+    writeFileSync(
+      health,
+      JSON.stringify({ 'demo-rejects-acme-bank': { failing: 'rejected-share', dropped: false, recent: [] } }),
+    );
+    const url = await startConsole([]);
+    const overview = (await call(url)).body;
+    expect(overview).toContain('<th scope="col">Open alerts</th>');
+    const rowOf = (feed: string) => overview.split('<tr>').find((row) => row.includes(`>${feed}</a>`)) ?? '';
+    expect(rowOf('demo-rejects-acme-bank')).toContain('<span class="alert">many rows rejected</span>');
+    expect(rowOf('demo-acme-bank')).toContain('<span class="muted">none</span>');
+    // A file that is not one: every row says "unknown" (never "none"), and why is listed.
+    writeFileSync(health, '{"demo-acme-bank": ');
+    const unreadable = (await call(url)).body;
+    expect(unreadable).toContain('<span class="muted">unknown</span>');
+    expect(unreadable).not.toContain('<span class="muted">none</span>');
+    expect(unreadable).toContain('.feed-health.json is not JSON (truncated or edited?)');
+    rmSync(health);
   });
 
   it('refuses to listen beyond loopback without credentials (exit 2, before listening)', async () => {
