@@ -11,7 +11,9 @@ export interface FreshnessVerdict extends FreshnessVerdictInput {
   brief: string;
 }
 
-const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10} h`;
+/** A span in hours (one decimal), or in minutes under an hour: "0 h ago" said nothing. */
+const hours = (ms: number) =>
+  ms < 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round((ms / 3_600_000) * 10) / 10} h`;
 
 /**
  * Stale when no new export was seen for longer than `expectEvery` (counted from the start of the
