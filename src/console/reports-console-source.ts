@@ -38,13 +38,22 @@ const LINE_FILES = [
 /**
  * The console's read port over the report folders `erp-bridge sync` and `reconcile` write
  * (--report-dir): each folder's summary.json, checked with zod, and its NDJSON lines, streamed.
- * Read on each request, nothing cached: the folders change while a sync runs beside the console.
+ * Listed on each request (the folders change while a sync runs beside the console); a finished
+ * folder's summary is read once.
  */
 export class ReportsConsoleSource implements ConsoleSource {
   /**
    * `alerts`: each feed's open alerts in words, when the caller can read them (the CLI reads the
    * `.feed-health.json` that `erp-bridge sync` keeps in the same folder).
    */
+  /**
+   * The checked summaries of finished folders, by folder name. A sync writes summary.json once, at
+   * its end, atomically (file-sink.ts), so a folder that had a good one keeps it: read once, not
+   * on every page (21,000 folders took 1.8 s a page; the listing alone stays per request, and drops
+   * folders that are gone). Damaged and unfinished folders are read again each time.
+   */
+  private readonly finished = new Map<string, Folder>();
+
   constructor(
     private readonly dir: string,
     private readonly alerts?: () => Promise<Map<string, string[]>>,
@@ -157,11 +166,21 @@ export class ReportsConsoleSource implements ConsoleSource {
   private async folders(): Promise<Folder[]> {
     const entries = await readdir(this.dir, { withFileTypes: true });
     const ids = entries.filter((e) => e.isDirectory() && FOLDER_ID.test(e.name)).map((e) => e.name);
+    const present = new Set(ids);
+    for (const id of this.finished.keys()) if (!present.has(id)) this.finished.delete(id);
     // A few at a time: a reports folder of thousands of runs must not open thousands of files at once.
     const folders: Folder[] = [];
     for (let i = 0; i < ids.length; i += 32)
-      folders.push(...(await Promise.all(ids.slice(i, i + 32).map((id) => this.folder(id)))));
+      folders.push(...(await Promise.all(ids.slice(i, i + 32).map((id) => this.finishedOrRead(id)))));
     return folders;
+  }
+
+  private async finishedOrRead(id: string): Promise<Folder> {
+    const known = this.finished.get(id);
+    if (known) return known;
+    const folder = await this.folder(id);
+    if (folder && !('damaged' in folder)) this.finished.set(id, folder);
+    return folder;
   }
 
   /** A folder's summary, checked; undefined when it is no report folder (or the id is not one). */

@@ -11,6 +11,9 @@
  * of time to first byte, total time, and this process's CPU per request (client included, the same
  * for both).
  *
+ * Then the same for report folders (`erp-bridge console --reports`, test/bench/console-folders.ts):
+ * BENCH_FOLDERS run folders (default 21,000; 0 skips), the first page and later ones.
+ *
  *   npm run bench:console
  *   BENCH_TENANTS=200 BENCH_ROUNDS=10 npm run bench:console     # quick
  *   REDIS_URL=redis://127.0.0.1:6391 npm run bench:console
@@ -19,17 +22,18 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
-import { request } from 'undici';
 import { consolePlugin } from '../../src/console/console-plugin.js';
 import type { RecordOutcome } from '../../src/sync/outcome.js';
 import { buildSummary, RunTally } from '../../src/sync/report/summary.js';
 import { consoleFleet } from '../support/console-fleet.js';
-import { median } from './sandbox-process.js';
+import { benchReportFolders } from './console-folders.js';
+import { alternate, urlOf } from './page-timing.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 1_000);
 const RUNS_PER_FEED = Number(process.env.BENCH_RUNS_PER_FEED ?? 7);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 21_000);
 const FEEDS = ['bank', 'invoices', 'plans'] as const;
 const DAY = 86_400_000;
 const RETENTION = 14 * DAY;
@@ -164,47 +168,15 @@ async function baselineServer() {
   return app;
 }
 
-interface Sample {
-  firstByteMs: number;
-  totalMs: number;
-  cpuMs: number;
-  bytes: number;
-  status: number;
-}
-
-async function timed(url: string): Promise<Sample> {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const res = await request(url);
-  const firstByteMs = performance.now() - t0;
-  const body = Buffer.from(await res.body.arrayBuffer());
-  const totalMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return {
-    firstByteMs,
-    totalMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    bytes: body.length,
-    status: res.statusCode,
-  };
-}
-
-const fmt = (n: number) => n.toFixed(1);
-
 async function main() {
   const t0 = performance.now();
   await seed();
   const seeded = await redis.hlen(keys.latestRuns());
   console.log(
-    `seeded ${TENANTS} tenants x ${FEEDS.length} feeds x ${RUNS_PER_FEED} runs (${TENANTS * FEEDS.length * RUNS_PER_FEED} runs, ${seeded} latest entries) in ${fmt((performance.now() - t0) / 1000)} s`,
+    `seeded ${TENANTS} tenants x ${FEEDS.length} feeds x ${RUNS_PER_FEED} runs (${TENANTS * FEEDS.length * RUNS_PER_FEED} runs, ${seeded} latest entries) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   const ours = await ourServer();
   const baseline = await baselineServer();
-  const base = (app: typeof ours) => {
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    return `http://127.0.0.1:${address.port}`;
-  };
   const oneRun = `${feedName(MEASURED_TENANT, 'bank')}-d0-${MEASURED_TENANT}`;
   const pages: [string, string][] = [
     ['overview, worst first', '/console'],
@@ -213,31 +185,14 @@ async function main() {
     ['a run', `/console/runs/${oneRun}`],
     ["a feed's history", `/console/feeds/${feedName(MEASURED_TENANT, 'bank')}`],
   ];
-  const results = new Map<string, Sample[]>([
-    ['baseline', []],
-    ...pages.map(([label]) => [label, []] as [string, Sample[]]),
-  ]);
-  // One warm-up of each (JIT, script loading), then rounds alternating baseline and each page.
-  for (const [, path] of pages) await timed(base(ours) + path);
-  await timed(`${base(baseline)}/baseline`);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [label, path] of pages) {
-      results.get('baseline')?.push(await timed(`${base(baseline)}/baseline`));
-      const sample = await timed(base(ours) + path);
-      if (sample.status !== 200) throw new Error(`${path}: HTTP ${sample.status}`);
-      results.get(label)?.push(sample);
-    }
-  }
-  console.log(`\nmedians of ${ROUNDS} rounds (baseline ${ROUNDS * pages.length} requests, alternated):`);
-  console.log('page | first byte ms | total ms | CPU ms | KiB');
-  for (const [label, samples] of results) {
-    const mid = (pick: (s: Sample) => number) => fmt(median(samples.map(pick)));
-    console.log(
-      `${label} | ${mid((s) => s.firstByteMs)} | ${mid((s) => s.totalMs)} | ${mid((s) => s.cpuMs)} | ${fmt(median(samples.map((s) => s.bytes)) / 1024)}`,
-    );
-  }
+  await alternate(
+    pages.map(([label, path]) => [label, urlOf(ours) + path]),
+    `${urlOf(baseline)}/baseline`,
+    ROUNDS,
+  );
   await ours.close();
   await baseline.close();
+  if (FOLDERS > 0) await benchReportFolders(FOLDERS, ROUNDS);
 }
 
 try {
