@@ -41,6 +41,17 @@ export interface FeedRow {
   freshness?: FeedFreshnessNote;
   /** The feed's open alerts in words, when the source knows them (empty: none). */
   alerts?: string[];
+  /** Runs of this tenant x feed under way now, when the source knows them (the fleet). */
+  running?: RunningNote;
+}
+
+export interface RunningNote {
+  /** How many. */
+  runs: number;
+  /** When the oldest of them started (ISO). */
+  since: string;
+  /** The newest of them (its page). */
+  runId: string;
 }
 
 /** A feed's freshness verdict as the fleet judges it (src/fleet/freshness.ts), in its own words. */

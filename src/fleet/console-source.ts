@@ -121,8 +121,9 @@ export class FleetConsoleSource implements ConsoleSource {
    */
   async overview(): Promise<Overview> {
     const { store, registry, reconciles, alerts } = this.deps;
-    const [latest, freshness, latestReconciles, open] = await Promise.all([
+    const [latest, running, freshness, latestReconciles, open] = await Promise.all([
       store.latest(),
+      store.running(),
       registry.freshness(),
       reconciles.latest(),
       alerts ? alerts() : new Map<string, string[]>(),
@@ -145,6 +146,18 @@ export class FleetConsoleSource implements ConsoleSource {
         last: run,
         runs: 0,
       });
+    }
+    // Runs under way (oldest first): each tenant x feed's count, oldest start and newest run; a
+    // feed's first run makes its row.
+    for (const run of running) {
+      const key = rowKey(run.accountId, run.feed);
+      const row = rows.get(key) ?? { accountId: run.accountId, feed: run.feed, kind: '' };
+      rows.set(key, row);
+      row.running = {
+        runs: (row.running?.runs ?? 0) + 1,
+        since: row.running?.since ?? new Date(run.startedAt).toISOString(),
+        runId: run.runId,
+      };
     }
     const notes = this.freshnessNotes(freshness, damaged);
     const feedsWithRows = new Set([...rows.values()].map((row) => row.feed));

@@ -26,6 +26,8 @@ export function fleetKeys(prefix: string) {
     runs: () => k('runs'),
     /** The last finished run of each tenant x feed (latest-of-each.ts: the console's overview). */
     latestRuns: () => k('latest', 'runs'),
+    /** Runs under way: field `<feed>\0<runId>`, value `<start ms> <accountId>` (the console's overview). */
+    runningRuns: () => k('running'),
     /** A fleet reconcile's summary (reconcile-store.ts). */
     reconcile: (reconcileId: string) => k('reconcile', reconcileId),
     /** The last finished reconcile of each tenant x feed (latest-of-each.ts: the console's overview). */

@@ -35,13 +35,15 @@ return out
 );
 
 /**
- * KEYS: the run's hash, the fleet's latest-runs hash. ARGV: the summary, then the latest entry's
- * field, score and value. The summary is stored unless one is (a replayed finish keeps the one the
- * feed alerts judged), and only then the tenant x feed's latest entry, in the same atomic call.
+ * KEYS: the run's hash, the fleet's latest-runs hash, its runs-under-way hash. ARGV: the summary,
+ * the latest entry's field, score and value, then the run's under-way field. The summary is stored
+ * unless one is (a replayed finish keeps the one the feed alerts judged), and only then the tenant
+ * x feed's latest entry; the run is no longer under way either way. One atomic call.
  */
 const finishScript = new RedisScript(
-  2,
+  3,
   `${PUT_LATEST_LUA}
+redis.call('HDEL', KEYS[3], ARGV[5])
 if redis.call('HSETNX', KEYS[1], 'summary', ARGV[1]) == 1 then
   putLatest(KEYS[2], ARGV[2], ARGV[3], ARGV[4])
   return 1
@@ -49,6 +51,17 @@ end
 return 0
 `,
 );
+
+/** A run's field in the runs-under-way hash (keys.runningRuns). */
+const runningField = (feed: string, runId: string) => `${feed}\u0000${runId}`;
+
+/** A run under way, as the console's overview shows it. */
+export interface RunningRun {
+  feed: string;
+  runId: string;
+  accountId: number;
+  startedAt: number;
+}
 
 /**
  * What the console's overview shows of a tenant x feed's last run: the summary without its first
@@ -113,6 +126,7 @@ export class RedisRunStore {
       .pexpire(this.keys.run(meta.runId), this.retentionMs)
       .zadd(this.keys.runs(), score, meta.runId)
       .zadd(this.keys.runsOfFeed(meta.feed), score, meta.runId)
+      .hset(this.keys.runningRuns(), runningField(meta.feed, meta.runId), `${score} ${meta.accountId}`)
       .exec();
   }
 
@@ -227,7 +241,15 @@ export class RedisRunStore {
   async setAccount(runId: string, accountId: number): Promise<void> {
     const meta = await this.meta(runId);
     if (!meta || meta.accountId === accountId) return;
-    await this.redis.hset(this.keys.run(runId), 'meta', JSON.stringify({ ...meta, accountId }));
+    const running = runningField(meta.feed, runId);
+    // The under-way entry follows, unless the run finished already (then it has none).
+    const stillRunning = (await this.redis.hexists(this.keys.runningRuns(), running)) === 1;
+    const update = this.redis
+      .multi()
+      .hset(this.keys.run(runId), 'meta', JSON.stringify({ ...meta, accountId }));
+    if (stillRunning)
+      update.hset(this.keys.runningRuns(), running, `${Date.parse(meta.startedAt)} ${accountId}`);
+    await update.exec();
   }
 
   async meta(runId: string): Promise<RunMeta | undefined> {
@@ -320,14 +342,37 @@ export class RedisRunStore {
   async finish(summary: RunSummary): Promise<void> {
     await finishScript.call(
       this.redis,
-      [this.keys.run(summary.runId), this.keys.latestRuns()],
+      [this.keys.run(summary.runId), this.keys.latestRuns(), this.keys.runningRuns()],
       [
         JSON.stringify(summary),
         latestField(summary.accountId, summary.feed),
         latestScore(summary.startedAt),
         JSON.stringify(latestRunEntry(summary)),
+        runningField(summary.feed, summary.runId),
       ],
     );
+  }
+
+  /**
+   * The runs under way (created, not finished), oldest first. Entries older than the retention are
+   * dropped (their runs expired unfinished: a run's jobs lost with a flushed queue).
+   */
+  async running(): Promise<RunningRun[]> {
+    const key = this.keys.runningRuns();
+    const since = Date.now() - this.retentionMs;
+    const runs: RunningRun[] = [];
+    const expired: string[] = [];
+    for (const [field, value] of Object.entries(await this.redis.hgetall(key))) {
+      const [feed = '', runId = ''] = field.split('\u0000');
+      const [startedAt, accountId] = value.split(' ').map(Number);
+      // An entry not of this shape is no run this version can show: dropped like an expired one.
+      const valid =
+        startedAt !== undefined && accountId !== undefined && Number.isFinite(startedAt + accountId);
+      if (!valid || startedAt < since) expired.push(field);
+      else runs.push({ feed, runId, accountId, startedAt });
+    }
+    if (expired.length > 0) await this.redis.hdel(key, ...expired);
+    return runs.sort((a, b) => a.startedAt - b.startedAt);
   }
 
   /**

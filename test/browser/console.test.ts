@@ -72,14 +72,18 @@ describe('the console in Chromium, over a fleet of several tenants', () => {
     await expect(beta.locator('.alert').allTextContents()).resolves.toEqual([
       'run stopped: ACCOUNT_NOT_WRITABLE',
     ]);
-    // Only finished runs are rows: the one still going is on its feed's history.
-    await expect(feedRow(page, 'gamma-bank').count()).resolves.toBe(0);
-    // Worst first: those needing a person (an alert or stale: the feed with no run, the stopped
-    // run, the stale one with rejected rows), then the rest (rejected rows, no alert).
-    const order = (await rows(page, 'Tenants × feeds').locator('th[scope=row] a').allTextContents()).filter(
-      (f) => ['zeta-sftp', 'beta-invoices', 'acme-bank', 'epsilon-bank'].includes(f),
+    // A feed whose first run is under way: running, with a link to that run.
+    const gamma = feedRow(page, 'gamma-bank');
+    await expect(gamma.locator('.state').textContent()).resolves.toBe('running');
+    expect(await gamma.getByRole('link', { name: /under way since/ }).getAttribute('href')).toBe(
+      `/console/runs/${SEEDED.runningRun}`,
     );
-    expect(order).toEqual(['zeta-sftp', 'beta-invoices', 'acme-bank', 'epsilon-bank']);
+    // Worst first: those needing a person (an alert or stale: the feed with no run, the stopped
+    // run, the stale one with rejected rows), then the rest by state (rejected rows, running).
+    const order = (await rows(page, 'Tenants × feeds').locator('th[scope=row] a').allTextContents()).filter(
+      (f) => ['zeta-sftp', 'beta-invoices', 'acme-bank', 'epsilon-bank', 'gamma-bank'].includes(f),
+    );
+    expect(order).toEqual(['zeta-sftp', 'beta-invoices', 'acme-bank', 'epsilon-bank', 'gamma-bank']);
     const reconcile = rows(page, 'Reconciles').filter({ hasText: 'acme-bank' });
     await expect(reconcile.locator('.state').textContent()).resolves.toBe('differences');
     expect(await page.locator('table', { hasText: SEEDED.damagedRun }).textContent()).toContain(
@@ -309,6 +313,7 @@ describe('the console in Chromium, over a fleet of several tenants', () => {
       /^span\.state\.state-stopped /,
       /^span\.state\.state-completed_with_errors /,
       /^span\.state\.state-no_run /,
+      /^span\.state\.state-running /,
       /^span\.alert /,
       /^span\.state\.state-differences /,
       /^span\.state\.state-damaged /,

@@ -17,7 +17,7 @@ export const SEEDED = {
   rejectedRun: 'acme-bank-20261128T010000Z-aaaaaa',
   /** Tenant 1002: a record failed, then the service stopped the run. */
   failedRun: 'beta-invoices-20261128T020000Z-bbbbbb',
-  /** Tenant 1003: still going (meta only, no summary). */
+  /** Tenant 1003: its first run still going (meta only, no summary). */
   runningRun: 'gamma-bank-20261128T030000Z-cccccc',
   /** Tenant 1004: a stored summary that is not one (in the run and in the overview's hash). */
   damagedRun: 'delta-bank-20261128T040000Z-dddddd',
@@ -150,6 +150,7 @@ export async function seedConsoleFleet(fleet: ConsoleFleet): Promise<void> {
   const damaged = JSON.stringify({ runId: SEEDED.damagedRun, state: 'completed', counts: 'many' });
   await fleet.connection.hset(fleet.keys.run(SEEDED.damagedRun), 'summary', damaged);
   await fleet.connection.hset(fleet.keys.latestRuns(), '1004:delta-bank', `${Date.now()} ${damaged}`);
+  await fleet.connection.hdel(fleet.keys.runningRuns(), `delta-bank\u0000${SEEDED.damagedRun}`);
   const report = await fleet.reconciles.report(SEEDED.reconcile);
   await report.line({ verdict: 'equal', file: 'export.csv', line: 2, externalId: 'T-2' });
   await report.line({ verdict: 'missing', file: 'export.csv', line: 4, externalId: 'T-4', amount: '10.00' });

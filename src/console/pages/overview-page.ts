@@ -27,8 +27,18 @@ export interface OverviewQuery {
 /** Open alerts or a stale feed: a row that needs a person, whatever its last run's state. */
 const troubled = (row: FeedRow) => (row.alerts?.length ?? 0) > 0 || row.freshness?.stale === true;
 
-/** A watched feed with no run ranks right after a failed one: its exports stopped or never came. */
-const stateRank = (row: FeedRow) => (row.last ? RUN_STATES.indexOf(row.last.state) : 0.5);
+/**
+ * A watched feed with no run ranks right after a failed one (its exports stopped or never came);
+ * a feed whose first run is under way, as running.
+ */
+const stateRank = (row: FeedRow) =>
+  row.last ? RUN_STATES.indexOf(row.last.state) : row.running ? RUN_STATES.indexOf('running') : 0.5;
+
+/** The state filter: the last run's state; "running" also finds rows with a run under way. */
+const inState = (row: FeedRow, state: string) =>
+  state === '' ||
+  (row.last?.state ?? (row.running ? 'running' : NO_RUN)) === state ||
+  (state === 'running' && row.running !== undefined);
 const started = (row: FeedRow) => row.last?.startedAt ?? '';
 const count = (row: FeedRow, outcome: 'rejected' | 'failed') => row.last?.counts[outcome] ?? -1;
 
@@ -54,7 +64,7 @@ export function selectRows(rows: readonly FeedRow[], query: Omit<OverviewQuery, 
   const needle = query.q.toLowerCase();
   const kept = rows.filter(
     (r) =>
-      (query.state === '' || (r.last?.state ?? NO_RUN) === query.state) &&
+      inState(r, query.state) &&
       (needle === '' ||
         r.feed.toLowerCase().includes(needle) ||
         r.kind.toLowerCase().includes(needle) ||
@@ -90,14 +100,16 @@ function row(r: FeedRow, knows: Overview['knows']): Html {
   const last = r.last;
   const lastFile = last?.files.at(-1);
   const runCells = last
-    ? html`<td>${stateLabel(last.state)}${last.dryRun ? ' (dry run)' : ''}</td>
+    ? html`<td>${stateLabel(last.state)}${last.dryRun ? ' (dry run)' : ''}${runningNote(r)}</td>
 <td><a class="when" href="/console/runs/${encodeURIComponent(last.runId)}">${whenOnTwoLines(last.startedAt)}</a></td>
 <td class="num">${last.controlTotals.all.records}</td>
 <td class="num">${last.counts.created + last.counts.updated}</td>
 <td class="num">${last.counts.rejected}</td>
 <td class="num">${last.counts.failed}</td>
 <td>${lastFile ? baseName(lastFile.path) : html`<span class="muted">none</span>`}</td>`
-    : html`<td>${stateLabel(NO_RUN)}</td><td colspan="6"><span class="muted">no run within the retention</span></td>`;
+    : r.running
+      ? html`<td>${stateLabel('running')}${runningNote(r)}</td><td colspan="6"><span class="muted">its first run is under way</span></td>`
+      : html`<td>${stateLabel(NO_RUN)}</td><td colspan="6"><span class="muted">no run within the retention</span></td>`;
   return html`<tr>
 <td>${r.accountId}</td>
 <th scope="row"><a href="/console/feeds/${encodeURIComponent(r.feed)}">${r.feed}</a> <span class="muted">${r.kind}</span></th>
@@ -106,6 +118,13 @@ ${knows.runs ? html`<td class="num">${r.runs ?? 0}</td>` : ''}
 ${knows.freshness ? html`<td>${freshnessCell(r)}</td>` : ''}
 ${knows.alerts ? html`<td>${alertsCell(r)}</td>` : ''}
 </tr>`;
+}
+
+/** Runs under way beside the last finished one: how many, since when, a link to the newest. */
+function runningNote(r: FeedRow): Html | string {
+  if (!r.running) return '';
+  const { runs, since, runId } = r.running;
+  return html`<br><a class="muted when" href="/console/runs/${encodeURIComponent(runId)}">${runs === 1 ? 'a run' : `${runs} runs`} under way since ${whenOnTwoLines(since)}</a>`;
 }
 
 /** A time that may break after its date, never inside its time (the column stays narrow). */
@@ -154,7 +173,7 @@ export function overviewPage(overview: Overview, query: OverviewQuery): Html {
 <button type="submit">Filter</button>
 </form>
 <table>
-<caption>Tenants × feeds, ${rows.length} of ${overview.rows.length}${rows.length > shown.length ? `, rows ${first + 1}–${first + shown.length}` : ''}: the last finished run of each</caption>
+<caption>Tenants × feeds, ${rows.length} of ${overview.rows.length}${rows.length > shown.length ? `, rows ${first + 1}–${first + shown.length}` : ''}: the last finished run of each, and runs under way</caption>
 <thead><tr>
 ${sortHeader('Tenant', 'tenant', query)}${sortHeader('Feed', 'feed', query)}${sortHeader('State', 'state', query)}${sortHeader('Started', 'when', query)}${sortHeader('Records', 'records', query, true)}<th scope="col" class="num">Written</th>${sortHeader('Rejected', 'rejected', query, true)}${sortHeader('Failed', 'failed', query, true)}<th scope="col">Last file</th>${knows.runs ? html`<th scope="col" class="num">Runs</th>` : ''}${knows.freshness ? html`<th scope="col">Freshness</th>` : ''}${knows.alerts ? html`<th scope="col">Open alerts</th>` : ''}
 </tr></thead>

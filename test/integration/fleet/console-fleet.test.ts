@@ -26,9 +26,12 @@ describe('the console on a fleet admin server', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const at = (feed: string) => page.text.indexOf(`>${feed}</a>`);
-    for (const feed of ['acme-bank', 'beta-invoices', 'zeta-sftp']) expect(at(feed)).toBeGreaterThan(0);
-    // The overview lists finished runs: one still going is on its feed's history, not here.
-    expect(at('gamma-bank')).toBe(-1);
+    for (const feed of ['acme-bank', 'beta-invoices', 'zeta-sftp', 'gamma-bank'])
+      expect(at(feed)).toBeGreaterThan(0);
+    // A feed whose first run is under way: a row, running, with a link to that run.
+    const gamma = page.text.slice(at('gamma-bank') - 200, at('gamma-bank') + 800);
+    expect(gamma).toContain('its first run is under way');
+    expect(gamma).toContain('href="/console/runs/gamma-bank-20261128T030000Z-cccccc">a run under way since');
     // Worst first: those needing a person (an open alert or stale), by state: the watched feed
     // with no run (ranked after failed), the stopped run, the run with rejected rows (stale).
     expect(at('zeta-sftp')).toBeLessThan(at('beta-invoices'));
@@ -37,7 +40,9 @@ describe('the console on a fleet admin server', () => {
     expect(page.text).toContain('<span class="alert">run stopped: ACCOUNT_NOT_WRITABLE</span>');
     expect(page.text).toContain('<span class="alert">no new export</span>');
     expect(page.text).toContain('no run within the retention');
-    expect(page.text).toContain('Tenants × feeds, 3 of 3:');
+    expect(page.text).toContain('Tenants × feeds, 4 of 4:');
+    // Running rows after those needing a person.
+    expect(at('acme-bank')).toBeLessThan(at('gamma-bank'));
     expect(page.text).toContain('<th scope="col">Freshness</th>');
     expect(page.text).toContain('<strong>stale</strong>');
     expect(page.text).toContain(

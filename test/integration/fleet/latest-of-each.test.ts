@@ -70,6 +70,36 @@ describe('the latest run of each tenant x feed', () => {
     expect(await connection.hkeys(keys.latestRuns())).toEqual(['8:bank']);
   });
 
+  it('knows the runs under way: from their create to their finish, with the account the import resolved', async () => {
+    const keys = fleetKeys(redis.newPrefix());
+    const store = new RedisRunStore(connection, keys, DAY);
+    const meta = (runId: string, startedAt: number) => ({
+      runId,
+      feed: 'bank',
+      kind: 'transactions',
+      accountId: 7,
+      file: 'f.csv',
+      sha256: 'a',
+      dryRun: false,
+      startedAt: iso(startedAt),
+    });
+    const now = Date.now();
+    await store.create(meta('second', now - 1_000));
+    await store.create(meta('first', now - 5_000));
+    await store.create(meta('lost', now - 2 * DAY));
+    await store.setAccount('second', 8);
+    expect(await store.running()).toEqual([
+      { feed: 'bank', runId: 'first', accountId: 7, startedAt: now - 5_000 },
+      { feed: 'bank', runId: 'second', accountId: 8, startedAt: now - 1_000 },
+    ]);
+    // The one past retention (its jobs lost) is dropped from the hash.
+    expect(await connection.hlen(keys.runningRuns())).toBe(2);
+    await store.finish(summary('first', now - 5_000, 1));
+    // A replayed finish (the summary stored already) still leaves it finished.
+    await store.finish(summary('first', now - 5_000, 1));
+    expect((await store.running()).map((run) => run.runId)).toEqual(['second']);
+  });
+
   it('keeps the newest reconcile of each tenant x feed', async () => {
     const keys = fleetKeys(redis.newPrefix());
     const reconciles = new RedisReconcileStore(connection, keys, DAY);
