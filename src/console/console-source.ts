@@ -81,6 +81,8 @@ export interface Overview {
   damaged: DamagedFolder[];
   /** What the source can tell beyond runs: the page shows a column only for what it knows. */
   knows: { runs: boolean; freshness: boolean; alerts: boolean };
+  /** What the overview leaves out and why (a cap reached), said above its table. */
+  notice?: string;
 }
 
 /** A run's or reconcile's summary as a page shows it, or why it cannot (its folder or entry damaged). */

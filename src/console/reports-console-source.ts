@@ -36,6 +36,26 @@ const LINE_FILES = [
 ];
 
 /**
+ * Report folders the console reads at most, the newest by the time in their names: each finished
+ * one's checked summary is kept (~1 KB), and the first page reads them all (21,000 took ~2 s, npm
+ * run bench:console), so a --report-dir that grows for years must not grow the console with it.
+ */
+export const MAX_FOLDERS = 100_000;
+
+export interface ReportsConsoleOptions {
+  /**
+   * Each feed's open alerts in words, when the caller can read them (the CLI reads the
+   * `.feed-health.json` that `erp-bridge sync` keeps in the same folder).
+   */
+  alerts?: () => Promise<Map<string, string[]>>;
+  /** Default MAX_FOLDERS. */
+  maxFolders?: number;
+}
+
+/** The UTC stamp in a run or reconcile id (`<feed>-<YYYYMMDDTHHMMSSZ>-<hex>`, sync/run-id.ts): sorts as time. */
+const stampOf = (id: string): string => /-(\d{8}T\d{6}Z)-[0-9a-f]+$/.exec(id)?.[1] ?? '';
+
+/**
  * The console's read port over the report folders `erp-bridge sync` and `reconcile` write
  * (--report-dir): each folder's summary.json, checked with zod, and its NDJSON lines, streamed.
  * Listed on each request (the folders change while a sync runs beside the console); a finished
@@ -53,11 +73,19 @@ export class ReportsConsoleSource implements ConsoleSource {
    * folders that are gone). Damaged and unfinished folders are read again each time.
    */
   private readonly finished = new Map<string, Folder>();
+  /** Folders the last listing left unread (past maxFolders). */
+  private unread = 0;
+
+  private readonly alerts: (() => Promise<Map<string, string[]>>) | undefined;
+  private readonly maxFolders: number;
 
   constructor(
     private readonly dir: string,
-    private readonly alerts?: () => Promise<Map<string, string[]>>,
-  ) {}
+    options: ReportsConsoleOptions = {},
+  ) {
+    this.alerts = options.alerts;
+    this.maxFolders = options.maxFolders ?? MAX_FOLDERS;
+  }
 
   async overview(): Promise<Overview> {
     const [folders, open] = await Promise.all([this.folders(), this.openAlerts()]);
@@ -96,6 +124,11 @@ export class ReportsConsoleSource implements ConsoleSource {
       reconciles: [...reconciles.values()],
       damaged,
       knows: { runs: true, freshness: false, alerts: this.alerts !== undefined },
+      ...(this.unread > 0
+        ? {
+            notice: `Only the newest ${this.maxFolders.toLocaleString('en')} of ${(this.maxFolders + this.unread).toLocaleString('en')} report folders are read (the console's cap): older runs are not counted here, their pages still open by id.`,
+          }
+        : {}),
     };
   }
 
@@ -165,7 +198,17 @@ export class ReportsConsoleSource implements ConsoleSource {
 
   private async folders(): Promise<Folder[]> {
     const entries = await readdir(this.dir, { withFileTypes: true });
-    const ids = entries.filter((e) => e.isDirectory() && FOLDER_ID.test(e.name)).map((e) => e.name);
+    const all = entries.filter((e) => e.isDirectory() && FOLDER_ID.test(e.name)).map((e) => e.name);
+    // Past the cap, the newest (names without a stamp count as oldest); the page says so.
+    const ids =
+      all.length <= this.maxFolders
+        ? all
+        : all
+            .map((name) => ({ name, stamp: stampOf(name) }))
+            .sort((a, b) => (a.stamp < b.stamp ? 1 : a.stamp > b.stamp ? -1 : 0))
+            .slice(0, this.maxFolders)
+            .map((folder) => folder.name);
+    this.unread = all.length - ids.length;
     const present = new Set(ids);
     for (const id of this.finished.keys()) if (!present.has(id)) this.finished.delete(id);
     // A few at a time: a reports folder of thousands of runs must not open thousands of files at once.

@@ -35,13 +35,14 @@ export async function serveConsole(flags: ConsoleCommandFlags): Promise<ExitCode
     };
     // The alerts `erp-bridge sync` keeps beside its report folders (src/ops/alerts/file-health-store.ts).
     const alerts = () => readOpenAlerts(join(flags.reports, '.feed-health.json'));
-    server = await startConsoleServer(new ReportsConsoleSource(flags.reports, alerts), serverConfig).catch(
-      (error: unknown) => {
-        throw new ConfigError(
-          `the console cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
-        );
-      },
-    );
+    server = await startConsoleServer(
+      new ReportsConsoleSource(flags.reports, { alerts }),
+      serverConfig,
+    ).catch((error: unknown) => {
+      throw new ConfigError(
+        `the console cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
+      );
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`erp-bridge: ${error.message}\n`);

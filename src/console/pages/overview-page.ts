@@ -172,6 +172,7 @@ export function overviewPage(overview: Overview, query: OverviewQuery): Html {
 <input type="hidden" name="sort" value="${query.sort}"><input type="hidden" name="dir" value="${query.dir}">
 <button type="submit">Filter</button>
 </form>
+${overview.notice ? html`<p><strong>${overview.notice}</strong></p>` : ''}
 <table>
 <caption>Tenants × feeds, ${rows.length} of ${overview.rows.length}${rows.length > shown.length ? `, rows ${first + 1}–${first + shown.length}` : ''}: the last finished run of each, and runs under way</caption>
 <thead><tr>

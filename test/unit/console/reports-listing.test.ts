@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { overviewPage } from '../../../src/console/pages/overview-page.js';
 import { ReportsConsoleSource } from '../../../src/console/reports-console-source.js';
 import { reportsDir, runSummary } from '../../support/console-folders.js';
 
@@ -51,5 +52,32 @@ describe('the report folders as the console lists them', () => {
     // A new console process reads it again, and says what is wrong with it.
     const fresh = await new ReportsConsoleSource(folders.dir).overview();
     expect(fresh.damaged.map((d) => d.id)).toContain('once-1');
+  });
+});
+
+describe('a report folder that grew for years', () => {
+  it('reads only the newest folders up to the cap, by the time in their names, and says so', async () => {
+    const many = reportsDir();
+    try {
+      const stamp = (day: number) => `202611${String(day).padStart(2, '0')}T020000Z`;
+      for (const day of [3, 1, 4, 2, 5])
+        many.run({
+          runId: `bank-${stamp(day)}-abcdef`,
+          feed: 'bank',
+          accountId: day,
+          startedAt: `2026-11-0${day}T02:00:00.000Z`,
+        });
+      many.run({ runId: 'hand-made', feed: 'bank', accountId: 9, startedAt: '2026-12-01T02:00:00.000Z' });
+      const overview = await new ReportsConsoleSource(many.dir, { maxFolders: 3 }).overview();
+      expect(overview.rows.map((row) => row.accountId).sort()).toEqual([3, 4, 5]);
+      expect(overview.notice).toBe(
+        "Only the newest 3 of 6 report folders are read (the console's cap): older runs are not counted here, their pages still open by id.",
+      );
+      const page = overviewPage(overview, { sort: 'state', dir: 'asc', q: '', state: '', page: 1 }).text;
+      expect(page).toContain('<p><strong>Only the newest 3 of 6 report folders are read');
+      expect((await new ReportsConsoleSource(many.dir).overview()).notice).toBeUndefined();
+    } finally {
+      many.remove();
+    }
   });
 });
