@@ -144,7 +144,6 @@ export class FleetConsoleSource implements ConsoleSource {
         feed: run.feed,
         kind: run.kind,
         last: run,
-        runs: 0,
       });
     }
     // Runs under way (oldest first): each tenant x feed's count, oldest start and newest run; a
