@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { checkedDetail } from '../console/checked-detail.js';
 import type {
   ConsoleSource,
@@ -21,7 +20,7 @@ import {
   firstIssue,
 } from '../console/summary-schemas.js';
 import { compiled } from '../contract/compiled.js';
-import type { FileRegistry } from './file-registry.js';
+import { FeedFreshness, type FileRegistry } from './file-registry.js';
 import { judgeFreshness } from './freshness.js';
 import type { RedisReconcileStore } from './reconcile-store.js';
 import type { RedisRunStore, RunListing, RunMeta } from './run-store.js';
@@ -34,15 +33,6 @@ export interface FleetConsoleDeps {
   alerts?: () => Promise<Map<string, string[]>>;
   now: () => number;
 }
-
-const Ms = z.number().int().nonnegative();
-const FreshnessEntry = z.object({
-  feed: z.string(),
-  accountId: z.int(),
-  since: Ms,
-  lastNewAt: Ms.optional(),
-  expectEveryMs: Ms,
-});
 
 const ZERO = { records: 0, amount: '0' };
 
@@ -185,7 +175,7 @@ export class FleetConsoleSource implements ConsoleSource {
     const notes = new Map<string, { accountId: number; note: FeedFreshnessNote }>();
     const now = this.deps.now();
     for (const value of stored) {
-      const entry = FreshnessEntry.safeParse(value);
+      const entry = FeedFreshness.safeParse(value);
       if (!entry.success) {
         damaged.push({
           id: storedId(value, 'feed') ?? 'a freshness entry',

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import * as z from 'zod';
 import { RedisScript } from '../gate/redis-script.js';
 import type { FleetKeys } from './keys.js';
 
@@ -57,13 +58,15 @@ return 1
  * first listing or scheduler pass that knew the key), when a listing last showed a new export (a
  * file version never imported before), and how often one is expected.
  */
-export interface FeedFreshness {
-  feed: string;
-  accountId: number;
-  since: number;
-  lastNewAt?: number;
-  expectEveryMs: number;
-}
+const Ms = z.number().int().nonnegative();
+export const FeedFreshness = z.object({
+  feed: z.string(),
+  accountId: z.int(),
+  since: Ms,
+  lastNewAt: Ms.optional(),
+  expectEveryMs: Ms,
+});
+export type FeedFreshness = z.output<typeof FeedFreshness>;
 
 // A feed's freshness entry: `since` set once, `lastNewAt` only ever moves forward (two producers
 // noting at once keep the later time).
