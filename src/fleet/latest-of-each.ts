@@ -26,33 +26,43 @@ export const latestField = (accountId: number, feed: string): string => `${accou
 /** A score Redis and Lua agree on: whole milliseconds, never negative (an unparsable date is 0). */
 export const latestScore = (iso: string): number => Math.max(0, Math.trunc(Date.parse(iso)) || 0);
 
+/** An entry of a hash of `<score ms> <text>` values; `score` undefined when the value has none. */
+export interface ScoredEntry {
+  field: string;
+  score?: number;
+  /** The value after its score (all of it when there is no score). */
+  text: string;
+}
+
 /**
- * Every entry of the hash newer than `sinceMs`, parsed as JSON (a value that is not is passed on as
- * its text: the caller's schema names it damaged). Entries past retention are deleted: their runs
- * expired with it, and a tenant x feed that stopped running would otherwise stay in the hash.
+ * Every entry of a hash of `<score ms> <text>` values not older than `sinceMs`. Entries past it
+ * are deleted: what they stood for expired with the retention, and a tenant x feed that stopped
+ * running would otherwise stay in the hash.
  */
-export async function readLatest(redis: Redis, key: string, sinceMs: number): Promise<unknown[]> {
-  const entries = await redis.hgetall(key);
-  const values: unknown[] = [];
+export async function readScored(redis: Redis, key: string, sinceMs: number): Promise<ScoredEntry[]> {
+  const entries: ScoredEntry[] = [];
   const expired: string[] = [];
-  for (const [field, stored] of Object.entries(entries)) {
+  for (const [field, stored] of Object.entries(await redis.hgetall(key))) {
     const space = stored.indexOf(' ');
     const score = Number(stored.slice(0, space));
-    if (space < 0 || !Number.isFinite(score)) {
-      values.push(stored);
-      continue;
-    }
-    if (score < sinceMs) {
-      expired.push(field);
-      continue;
-    }
-    const text = stored.slice(space + 1);
-    try {
-      values.push(JSON.parse(text));
-    } catch {
-      values.push(text);
-    }
+    if (space < 0 || !Number.isFinite(score)) entries.push({ field, text: stored });
+    else if (score < sinceMs) expired.push(field);
+    else entries.push({ field, score, text: stored.slice(space + 1) });
   }
   if (expired.length > 0) await redis.hdel(key, ...expired);
-  return values;
+  return entries;
+}
+
+/**
+ * Every entry of a latest-of-each hash newer than `sinceMs`, parsed as JSON (a value that is not is
+ * passed on as its text: the caller's schema names it damaged).
+ */
+export async function readLatest(redis: Redis, key: string, sinceMs: number): Promise<unknown[]> {
+  return (await readScored(redis, key, sinceMs)).map(({ text }) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  });
 }

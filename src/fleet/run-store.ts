@@ -11,7 +11,7 @@ import type { RunSummary } from '../sync/report/summary.js';
 import type { RunHandle, StopReason } from '../sync/run-handle.js';
 import { contentHash, type FirstSeen, keyHashes, runKey } from '../sync/seen-ids.js';
 import type { FleetKeys } from './keys.js';
-import { latestField, latestScore, PUT_LATEST_LUA, readLatest } from './latest-of-each.js';
+import { latestField, latestScore, PUT_LATEST_LUA, readLatest, readScored } from './latest-of-each.js';
 import { deflatedJson, inflatedJson } from './packed-json.js';
 
 /**
@@ -359,19 +359,16 @@ export class RedisRunStore {
    */
   async running(): Promise<RunningRun[]> {
     const key = this.keys.runningRuns();
-    const since = Date.now() - this.retentionMs;
     const runs: RunningRun[] = [];
-    const expired: string[] = [];
-    for (const [field, value] of Object.entries(await this.redis.hgetall(key))) {
+    const unreadable: string[] = [];
+    for (const { field, score, text } of await readScored(this.redis, key, Date.now() - this.retentionMs)) {
       const [feed = '', runId = ''] = field.split('\u0000');
-      const [startedAt, accountId] = value.split(' ').map(Number);
+      const accountId = Number(text);
       // An entry not of this shape is no run this version can show: dropped like an expired one.
-      const valid =
-        startedAt !== undefined && accountId !== undefined && Number.isFinite(startedAt + accountId);
-      if (!valid || startedAt < since) expired.push(field);
-      else runs.push({ feed, runId, accountId, startedAt });
+      if (score === undefined || !Number.isInteger(accountId)) unreadable.push(field);
+      else runs.push({ feed, runId, accountId, startedAt: score });
     }
-    if (expired.length > 0) await this.redis.hdel(key, ...expired);
+    if (unreadable.length > 0) await this.redis.hdel(key, ...unreadable);
     return runs.sort((a, b) => a.startedAt - b.startedAt);
   }
 
