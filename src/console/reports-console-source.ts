@@ -73,8 +73,6 @@ export class ReportsConsoleSource implements ConsoleSource {
    * folders that are gone). Damaged and unfinished folders are read again each time.
    */
   private readonly finished = new Map<string, Folder>();
-  /** Folders the last listing left unread (past maxFolders). */
-  private unread = 0;
 
   private readonly alerts: (() => Promise<Map<string, string[]>>) | undefined;
   private readonly maxFolders: number;
@@ -88,7 +86,7 @@ export class ReportsConsoleSource implements ConsoleSource {
   }
 
   async overview(): Promise<Overview> {
-    const [folders, open] = await Promise.all([this.folders(), this.openAlerts()]);
+    const [{ folders, unread }, open] = await Promise.all([this.folders(), this.openAlerts()]);
     const rows = new Map<string, FeedRow>();
     const reconciles = new Map<string, ReconcileRow>();
     const damaged: DamagedFolder[] = [];
@@ -124,9 +122,9 @@ export class ReportsConsoleSource implements ConsoleSource {
       reconciles: [...reconciles.values()],
       damaged,
       knows: { runs: true, freshness: false, alerts: this.alerts !== undefined },
-      ...(this.unread > 0
+      ...(unread > 0
         ? {
-            notice: `Only the newest ${this.maxFolders.toLocaleString('en')} of ${(this.maxFolders + this.unread).toLocaleString('en')} report folders are read (the console's cap): older runs are not counted here, their pages still open by id.`,
+            notice: `Only the newest ${this.maxFolders.toLocaleString('en')} of ${(this.maxFolders + unread).toLocaleString('en')} report folders are read (the console's cap): older runs are not counted here, their pages still open by id.`,
           }
         : {}),
     };
@@ -157,7 +155,7 @@ export class ReportsConsoleSource implements ConsoleSource {
   }
 
   async history(feed: string, limit: number): Promise<ConsoleRun[]> {
-    const runs = (await this.folders())
+    const runs = (await this.folders()).folders
       .flatMap((f) => (f && 'run' in f && f.run.feed === feed ? [f.run] : []))
       .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
     return runs.slice(-limit);
@@ -196,7 +194,8 @@ export class ReportsConsoleSource implements ConsoleSource {
     return scanLines(join(this.dir, id, `${name}.ndjson`), schema, keep, { missingIsEmpty: true });
   }
 
-  private async folders(): Promise<Folder[]> {
+  /** The folders read (at most maxFolders, the newest) and how many the listing left unread. */
+  private async folders(): Promise<{ folders: Folder[]; unread: number }> {
     const entries = await readdir(this.dir, { withFileTypes: true });
     const all = entries.filter((e) => e.isDirectory() && FOLDER_ID.test(e.name)).map((e) => e.name);
     // Past the cap, the newest (names without a stamp count as oldest); the page says so.
@@ -208,14 +207,13 @@ export class ReportsConsoleSource implements ConsoleSource {
             .sort((a, b) => (a.stamp < b.stamp ? 1 : a.stamp > b.stamp ? -1 : 0))
             .slice(0, this.maxFolders)
             .map((folder) => folder.name);
-    this.unread = all.length - ids.length;
     const present = new Set(ids);
     for (const id of this.finished.keys()) if (!present.has(id)) this.finished.delete(id);
     // A few at a time: a reports folder of thousands of runs must not open thousands of files at once.
     const folders: Folder[] = [];
     for (let i = 0; i < ids.length; i += 32)
       folders.push(...(await Promise.all(ids.slice(i, i + 32).map((id) => this.finishedOrRead(id)))));
-    return folders;
+    return { folders, unread: all.length - ids.length };
   }
 
   private async finishedOrRead(id: string): Promise<Folder> {
